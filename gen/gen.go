@@ -1,0 +1,76 @@
+// Package gen holds the backends. A backend reads the model (and the
+// schemas built from it) and returns files in memory; it never reads source
+// files, never loads packages and never touches the disk. The CLI lists the
+// backends explicitly and hands every file to one writer.
+package gen
+
+import (
+	"sync"
+
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/schema"
+)
+
+// File is one generated file.
+type File struct {
+	Path string // absolute path
+	Data []byte
+}
+
+// Config holds the settings of one package, from flags or modelgen.yaml.
+type Config struct {
+	Title       string `json:"title"`
+	Version     string `json:"version"`
+	Description string `json:"description"`
+	// OpenAPI is the document's path relative to the package directory.
+	OpenAPI string `json:"openapi"`
+	// CRDDir is where CRDs go, relative to the module root.
+	CRDDir string `json:"crdDir"`
+	// RBACDir is where Role manifests go, relative to the module root.
+	RBACDir string `json:"rbacDir"`
+	// DocsDir is where diagrams and docs go, relative to the package directory.
+	DocsDir string `json:"docsDir"`
+	// Agree asks for an agreement test in the package.
+	Agree bool `json:"agree"`
+}
+
+// Context is what every backend receives.
+type Context struct {
+	Model *model.Model
+	// Configs holds each package's settings, by import path.
+	Configs map[string]Config
+	// Hooks add to the schemas after the validate overlay (state machines,
+	// access rules); they run for both targets.
+	Hooks []schema.Hook
+
+	mu      sync.Mutex
+	schemas map[model.Target]*schema.Set
+}
+
+// Schemas returns the schema set for a target, built once.
+func (c *Context) Schemas(t model.Target) *schema.Set {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.schemas == nil {
+		c.schemas = map[model.Target]*schema.Set{}
+	}
+	if s, ok := c.schemas[t]; ok {
+		return s
+	}
+	s := schema.Build(c.Model, t, c.Hooks...)
+	c.schemas[t] = s
+	return s
+}
+
+// Config returns the settings of a package.
+func (c *Context) Config(p *model.Package) Config {
+	return c.Configs[p.Path]
+}
+
+// Generator is one backend.
+type Generator interface {
+	// Name is the backend's name on the command line (--only).
+	Name() string
+	// Generate returns the backend's files and diagnostics.
+	Generate(c *Context) ([]File, model.Diagnostics)
+}

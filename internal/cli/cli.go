@@ -1,0 +1,260 @@
+// Package cli is modelgen's command line, testable in process: Run takes the
+// arguments and streams and returns the exit code.
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/openapidoc"
+	"github.com/modelgen/modelgen/internal/writer"
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/openapi/gate"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitFail  = 1 // diagnostics, stale files, gate violations
+	ExitUsage = 2
+)
+
+// generators is the explicit list of backends, in the order they run.
+func generators() []gen.Generator {
+	return []gen.Generator{
+		openapidoc.Generator{},
+	}
+}
+
+const usage = `modelgen turns Go structs with validate, state and access tags into CRDs,
+an OpenAPI document, state machines and field filters, and gates releases.
+
+Usage:
+  modelgen generate [flags] [packages]   generate everything for the packages
+  modelgen gate [flags]                  check a contract change against its version bump
+  modelgen version                       print the version
+
+Examples:
+  modelgen generate ./...
+  modelgen generate --check ./...        exit 1 when checked-in output is stale (CI)
+  //go:generate go run github.com/modelgen/modelgen/cmd/modelgen generate .
+  modelgen gate --base git:v1.2.0:openapi.yaml --revision openapi.yaml --go-mod go.mod
+
+Run 'modelgen generate -h' or 'modelgen gate -h' for the flags.
+`
+
+// Run executes modelgen with the given arguments.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "modelgen: internal error: %v\n%s", r, debug.Stack())
+			code = ExitUsage
+		}
+	}()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "generate":
+		return generate(args[1:], stdout, stderr)
+	case "gate":
+		return gate.Command(args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "modelgen", Version())
+		return ExitOK
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return ExitOK
+	}
+	fmt.Fprintf(stderr, "modelgen: unknown command %q\n\n%s", args[0], usage)
+	return ExitUsage
+}
+
+// Version is the module version modelgen was built from.
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+type generateFlags struct {
+	check      bool
+	only       string
+	title      string
+	apiVersion string
+	openapiOut string
+	crdDir     string
+	agree      bool
+	dir        string
+}
+
+func generate(args []string, stdout, stderr io.Writer) int {
+	var fl generateFlags
+	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&fl.check, "check", false, "write nothing; exit 1 and list the files whose checked-in content is stale")
+	fs.StringVar(&fl.only, "only", "", "comma-separated backends to run (default all: "+backendNames()+")")
+	fs.StringVar(&fl.title, "title", "", "OpenAPI info.title (default: modelgen.yaml, else the API group or package path)")
+	fs.StringVar(&fl.apiVersion, "api-version", "", "OpenAPI info.version (default: modelgen.yaml, else 0.1.0)")
+	fs.StringVar(&fl.openapiOut, "openapi-out", "", "OpenAPI document path, relative to the package directory (default openapi.yaml)")
+	fs.StringVar(&fl.crdDir, "crd-dir", "", "CRD directory, relative to the module root (default config/crd/bases)")
+	fs.BoolVar(&fl.agree, "agree", false, "also generate an agreement test into each package")
+	fs.StringVar(&fl.dir, "C", "", "run as if in this directory")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, agree).\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	selected, err := selectGenerators(fl.only)
+	if err != nil {
+		fmt.Fprintln(stderr, "modelgen:", err)
+		return ExitUsage
+	}
+	m, err := model.Load(model.Config{Dir: fl.dir, Patterns: fs.Args()})
+	if err != nil {
+		fmt.Fprintln(stderr, "modelgen:", err)
+		return ExitUsage
+	}
+	diags := m.Diags
+	var files []gen.File
+	if !diags.HasErrors() {
+		configs, cdiags := loadConfigs(m, fl)
+		diags.Add(cdiags)
+		ctx := &gen.Context{Model: m, Configs: configs, Hooks: hooks()}
+		for _, g := range selected {
+			out, d := g.Generate(ctx)
+			diags.Add(d)
+			files = append(files, out...)
+		}
+	}
+	for _, d := range diags.Sorted() {
+		fmt.Fprintln(stderr, d)
+	}
+	if diags.HasErrors() {
+		fmt.Fprintf(stderr, "modelgen: %d error(s); nothing written\n", diags.Count(model.Error))
+		return ExitFail
+	}
+	res, err := writer.Write(files, fl.check)
+	if err != nil {
+		fmt.Fprintln(stderr, "modelgen:", err)
+		return ExitFail
+	}
+	summary(stdout, m, diags, res, fl.check)
+	if fl.check && len(res.Stale) > 0 {
+		for _, s := range res.Stale {
+			fmt.Fprintf(stderr, "%s: stale: run modelgen generate\n", relative(s))
+		}
+		return ExitFail
+	}
+	return ExitOK
+}
+
+func backendNames() string {
+	var names []string
+	for _, g := range generators() {
+		names = append(names, g.Name())
+	}
+	return strings.Join(names, ",")
+}
+
+func selectGenerators(only string) ([]gen.Generator, error) {
+	all := generators()
+	if only == "" {
+		return all, nil
+	}
+	var out []gen.Generator
+	for _, name := range strings.Split(only, ",") {
+		found := false
+		for _, g := range all {
+			if g.Name() == strings.TrimSpace(name) {
+				out, found = append(out, g), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown backend %q (have %s)", name, backendNames())
+		}
+	}
+	return out, nil
+}
+
+func summary(w io.Writer, m *model.Model, diags model.Diagnostics, res writer.Result, check bool) {
+	types, fields, checks := 0, 0, 0
+	for _, t := range m.SortedTypes() {
+		types++
+		for _, f := range t.Fields {
+			fields++
+			if f.Validate != nil {
+				checks += countChecks(f.Validate.Root)
+			}
+		}
+	}
+	verb := "written"
+	n := len(res.Written)
+	if check {
+		verb, n = "stale", len(res.Stale)
+	}
+	fmt.Fprintf(w, "modelgen: %d types, %d fields, %d constraints, %d warnings; %d files %s, %d unchanged\n",
+		types, fields, checks, diags.Count(model.Warning), n, verb, len(res.Unchanged))
+}
+
+func countChecks(lv *model.Level) int {
+	if lv == nil {
+		return 0
+	}
+	return len(lv.Checks) + countChecks(lv.Dive) + countChecks(lv.Keys)
+}
+
+func relative(path string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return path
+}
+
+// loadConfigs reads modelgen.yaml beside each package and applies flags.
+func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model.Diagnostics) {
+	var diags model.Diagnostics
+	out := map[string]gen.Config{}
+	for _, pk := range m.Packages {
+		cfg := gen.Config{Title: pk.Group, Version: "0.1.0", OpenAPI: "openapi.yaml", CRDDir: "config/crd/bases", RBACDir: "config/rbac", DocsDir: "docs"}
+		if cfg.Title == "" {
+			cfg.Title = pk.Path
+		}
+		path := filepath.Join(pk.Dir, "modelgen.yaml")
+		if data, err := os.ReadFile(path); err == nil {
+			if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
+				diags.Errorf(model.Pos{File: path, Line: 1, Col: 1}, "%v", err)
+			}
+		}
+		override(&cfg.Title, fl.title)
+		override(&cfg.Version, fl.apiVersion)
+		override(&cfg.OpenAPI, fl.openapiOut)
+		override(&cfg.CRDDir, fl.crdDir)
+		cfg.Agree = cfg.Agree || fl.agree
+		out[pk.Path] = cfg
+	}
+	return out, diags
+}
+
+func override(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}

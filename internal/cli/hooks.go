@@ -1,0 +1,8 @@
+package cli
+
+import "github.com/modelgen/modelgen/schema"
+
+// hooks are the schema additions of features beyond validate tags.
+func hooks() []schema.Hook {
+	return nil
+}

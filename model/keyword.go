@@ -1,0 +1,161 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Class says how far the generated schemas can carry a keyword.
+type Class int
+
+const (
+	// Schema: expressed with OpenAPI keywords (bounds, pattern, enum, not...).
+	Schema Class = iota
+	// CEL: expressed as a CEL rule (x-kubernetes-validations), enforced by
+	// the API server; the OpenAPI document carries the rule as an extension.
+	CEL
+	// Runtime: enforced by validator at run time only; a warning says so.
+	Runtime
+	// Structural: part of the tag grammar (omitempty, dive...).
+	Structural
+)
+
+func (c Class) String() string {
+	return [...]string{"schema", "cel", "runtime only", "structural"}[c]
+}
+
+// Target is the document a schema is built for.
+type Target int
+
+const (
+	TargetOpenAPI Target = iota
+	TargetCRD
+)
+
+// Keyword is one validator keyword the generator understands. Each keyword
+// is a typed value in the registry; it checks its own parameter and the kind
+// it is used on, and applies itself to a schema.
+type Keyword interface {
+	Name() string
+	Class() Class
+	// Doc is one line for the README's tag table.
+	Doc() string
+	// Schema says, for the README's table, what the keyword becomes.
+	Schema() string
+	// Resolve checks the kind of the value and parses the parameter,
+	// returning the value to keep in Use.Value.
+	Resolve(u *Use) (any, error)
+}
+
+// Applier is implemented by keywords of class Schema and CEL.
+type Applier interface {
+	Apply(c *ApplyContext)
+}
+
+// kinds is a set of kinds a keyword accepts.
+type kinds uint32
+
+func kindSet(ks ...Kind) kinds {
+	var s kinds
+	for _, k := range ks {
+		s |= 1 << k
+	}
+	return s
+}
+
+func (s kinds) has(k Kind) bool { return s&(1<<k) != 0 }
+
+func (s kinds) String() string {
+	var names []string
+	seen := map[string]bool{}
+	for k := KindString; k <= KindRaw; k++ {
+		if s.has(k) && !seen[k.String()] {
+			seen[k.String()] = true
+			names = append(names, k.String())
+		}
+	}
+	return joinOr(names)
+}
+
+func joinOr(names []string) string {
+	switch len(names) {
+	case 0:
+		return "nothing"
+	case 1:
+		return names[0]
+	}
+	out := ""
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			out += " or "
+		default:
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+var (
+	strKinds    = kindSet(KindString)
+	numKinds    = kindSet(KindInt, KindFloat, KindDuration)
+	lenKinds    = kindSet(KindString, KindSlice, KindMap, KindBytes)
+	sizedKinds  = lenKinds | numKinds | kindSet(KindTime)
+	scalarKinds = strKinds | numKinds | kindSet(KindBool)
+	anyKinds    = ^kinds(0)
+)
+
+// valueKind is the kind a keyword sees: validator looks through pointers.
+func valueKind(t *TypeRef) Kind {
+	t = t.Deref()
+	if t == nil {
+		return KindInvalid
+	}
+	if t.Kind == KindMetaDuration || t.Kind == KindQuantity {
+		return KindStruct
+	}
+	return t.Kind
+}
+
+func checkKind(u *Use, ok kinds) error {
+	if k := valueKind(u.Type); !ok.has(k) {
+		return fmt.Errorf("%q applies to %s values, not to %s (%s)", u.Name, ok, k, u.Type.GoType)
+	}
+	return nil
+}
+
+var registry = map[string]Keyword{}
+
+func register(ks ...Keyword) {
+	for _, k := range ks {
+		if _, dup := registry[k.Name()]; dup {
+			panic("modelgen: keyword registered twice: " + k.Name())
+		}
+		registry[k.Name()] = k
+	}
+}
+
+// Aliases are validator's baked-in aliases, expanded the way validator does.
+var Aliases = map[string]string{
+	"iscolor":         "hexcolor|rgb|rgba|hsl|hsla|cmyk",
+	"country_code":    "iso3166_1_alpha2|iso3166_1_alpha3|iso3166_1_alpha_numeric",
+	"eu_country_code": "iso3166_1_alpha2_eu|iso3166_1_alpha3_eu|iso3166_1_alpha_numeric_eu",
+}
+
+// Lookup finds a keyword by name.
+func Lookup(name string) (Keyword, bool) {
+	k, ok := registry[name]
+	return k, ok
+}
+
+// Keywords returns every registered keyword sorted by name.
+func Keywords() []Keyword {
+	out := make([]Keyword, 0, len(registry))
+	for _, k := range registry {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}

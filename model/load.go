@@ -1,0 +1,559 @@
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gobuffalo/flect"
+	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	"sigs.k8s.io/controller-tools/pkg/markers"
+)
+
+// Markers modelgen adds to controller-tools' own.
+var (
+	// ModelMarker selects a plain domain struct: // +modelgen:model
+	ModelMarker = markers.Must(markers.MakeDefinition("modelgen:model", markers.DescribesType, struct{}{}))
+	// rootMarker is kubebuilder's resource root marker (registered by
+	// controller-tools' deepcopy generator, not its CRD markers).
+	rootMarker = markers.Must(markers.MakeDefinition("kubebuilder:object:root", markers.DescribesType, false))
+	// objectGenerate is kubebuilder's package marker for deepcopy.
+	objectGenerate = markers.Must(markers.MakeDefinition("kubebuilder:object:generate", markers.DescribesPackage, false))
+)
+
+// Registry returns the marker registry: kubebuilder's CRD markers plus modelgen's.
+func Registry() (*markers.Registry, error) {
+	reg := &markers.Registry{}
+	if err := crdmarkers.Register(reg); err != nil {
+		return nil, err
+	}
+	for _, d := range []*markers.Definition{ModelMarker, rootMarker, objectGenerate} {
+		if err := reg.Register(d); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
+}
+
+// Config says what to load.
+type Config struct {
+	Dir      string   // working directory for package patterns ("" = current)
+	Patterns []string // package patterns, as for go build
+}
+
+// Load loads the packages once and builds the model. Problems in the user's
+// tags are diagnostics in Model.Diags; an error means the packages could
+// not be loaded at all.
+func Load(cfg Config) (*Model, error) {
+	reg, err := Registry()
+	if err != nil {
+		return nil, err
+	}
+	if len(cfg.Patterns) == 0 {
+		cfg.Patterns = []string{"."}
+	}
+	pcfg := &packages.Config{Dir: cfg.Dir}
+	roots, err := loader.LoadRootsWithConfig(pcfg, cfg.Patterns...)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{
+		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: &loader.TypeChecker{}},
+		types: map[*types.TypeName]*Type{},
+		pkgs:  map[string]*Package{},
+		infos: map[*loader.Package]map[string]*markers.TypeInfo{},
+	}
+	for _, p := range roots {
+		for _, e := range p.Errors {
+			b.m.Diags.Errorf(posFromString(e.Pos), "%s", e.Msg)
+		}
+	}
+	if b.m.Diags.HasErrors() {
+		return b.m, nil
+	}
+	for _, p := range roots {
+		b.selectRoots(p)
+	}
+	b.drain()
+	b.finish()
+	return b.m, nil
+}
+
+type builder struct {
+	m     *Model
+	types map[*types.TypeName]*Type
+	pkgs  map[string]*Package
+	infos map[*loader.Package]map[string]*markers.TypeInfo
+	queue []*Type
+	// loaded maps import paths to loader packages reachable from the roots.
+	loaded map[string]*loader.Package
+	// pendingValidate are validate tags to resolve once every type is known.
+	pendingValidate []pending
+}
+
+type pending struct {
+	owner *Type
+	field *Field
+	tag   Tag
+}
+
+// ParsePos reads a "file:line:col" position.
+func ParsePos(s string) Pos { return posFromString(s) }
+
+func posFromString(s string) Pos {
+	parts := strings.Split(s, ":")
+	if len(parts) >= 3 {
+		line, _ := strconv.Atoi(parts[len(parts)-2])
+		col, _ := strconv.Atoi(parts[len(parts)-1])
+		return Pos{File: strings.Join(parts[:len(parts)-2], ":"), Line: line, Col: col}
+	}
+	return Pos{File: s}
+}
+
+func (b *builder) position(p *loader.Package, pos token.Pos) Pos {
+	ps := p.Fset.Position(pos)
+	return Pos{File: ps.Filename, Line: ps.Line, Col: ps.Column}
+}
+
+// typeInfos collects controller-tools' type infos (docs and markers) of a package.
+func (b *builder) typeInfos(p *loader.Package) map[string]*markers.TypeInfo {
+	if infos, ok := b.infos[p]; ok {
+		return infos
+	}
+	infos := map[string]*markers.TypeInfo{}
+	b.infos[p] = infos
+	b.m.Checker.Check(p)
+	if err := markers.EachType(b.m.Collector, p, func(info *markers.TypeInfo) {
+		infos[info.Name] = info
+	}); err != nil {
+		b.m.Diags.Errorf(Pos{File: p.PkgPath}, "%v", err)
+	}
+	return infos
+}
+
+func (b *builder) selectRoots(p *loader.Package) {
+	infos := b.typeInfos(p)
+	names := make([]string, 0, len(infos))
+	for n := range infos {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		info := infos[n]
+		root := info.Markers.Get("kubebuilder:object:root") == true
+		model := info.Markers.Get(ModelMarker.Name) != nil
+		if !root && !model {
+			continue
+		}
+		t := b.typeFor(p, n)
+		if t == nil {
+			continue
+		}
+		t.Root, t.Model = root, model
+	}
+}
+
+func (b *builder) pkgFor(p *loader.Package) *Package {
+	if pk, ok := b.pkgs[p.PkgPath]; ok {
+		return pk
+	}
+	pk := &Package{Path: p.PkgPath, Name: p.Name, Loaded: p}
+	if len(p.GoFiles) > 0 {
+		pk.Dir = filepath.Dir(p.GoFiles[0])
+	}
+	pk.Module, pk.ModDir = moduleOf(pk.Dir)
+	if pm, err := markers.PackageMarkers(b.m.Collector, p); err == nil {
+		if g, ok := pm.Get("groupName").(string); ok {
+			pk.Group = g
+		}
+		pk.Version = p.Name
+		if v, ok := pm.Get("versionName").(string); ok && v != "" {
+			pk.Version = v
+		}
+	}
+	b.pkgs[p.PkgPath] = pk
+	b.m.Packages = append(b.m.Packages, pk)
+	return pk
+}
+
+// typeFor returns the IR type for a named type of a loaded package, queueing
+// it for its fields the first time.
+func (b *builder) typeFor(p *loader.Package, name string) *Type {
+	obj, ok := p.Types.Scope().Lookup(name).(*types.TypeName)
+	if !ok {
+		return nil
+	}
+	if t, ok := b.types[obj]; ok {
+		return t
+	}
+	info := b.typeInfos(p)[name]
+	if info == nil {
+		return nil
+	}
+	pk := b.pkgFor(p)
+	t := &Type{Name: name, Pkg: pk, Doc: info.Doc, Markers: info.Markers, Pos: b.position(p, info.RawSpec.Name.Pos())}
+	b.types[obj] = t
+	pk.Types = append(pk.Types, t)
+	b.queue = append(b.queue, t)
+	return t
+}
+
+func (b *builder) drain() {
+	for len(b.queue) > 0 {
+		t := b.queue[0]
+		b.queue = b.queue[1:]
+		b.fill(t)
+	}
+}
+
+func (b *builder) fill(t *Type) {
+	p := t.Pkg.Loaded
+	info := b.typeInfos(p)[t.Name]
+	obj := p.Types.Scope().Lookup(t.Name).(*types.TypeName)
+	switch u := obj.Type().Underlying().(type) {
+	case *types.Struct:
+		t.TypeKind = TypeStruct
+		for i := range info.Fields {
+			b.field(t, p, &info.Fields[i])
+		}
+	case *types.Basic:
+		t.TypeKind = TypeScalar
+		t.Underlying = b.ref(p, u)
+		t.Enum = b.enum(p, obj)
+	default:
+		t.TypeKind = TypeOther
+		t.Underlying = b.ref(p, u)
+	}
+	if t.Root {
+		t.Resource = resourceOf(t)
+	}
+}
+
+func (b *builder) enum(p *loader.Package, obj *types.TypeName) []EnumValue {
+	var out []EnumValue
+	scope := p.Types.Scope()
+	for _, n := range scope.Names() {
+		c, ok := scope.Lookup(n).(*types.Const)
+		if !ok || !types.Identical(c.Type(), obj.Type()) {
+			continue
+		}
+		v := c.Val().ExactString()
+		if c.Val().Kind() == constant.String {
+			v = constant.StringVal(c.Val())
+		}
+		out = append(out, EnumValue{GoName: n, Value: v, Pos: b.position(p, c.Pos())})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, c := out[i].Pos, out[j].Pos
+		if a.File != c.File {
+			return a.File < c.File
+		}
+		return a.Line < c.Line || a.Line == c.Line && a.Col < c.Col
+	})
+	return out
+}
+
+func resourceOf(t *Type) *Resource {
+	if strings.HasSuffix(t.Name, "List") && t.Field("Items") != nil {
+		return nil
+	}
+	r := &Resource{Kind: t.Name, Plural: strings.ToLower(flect.Pluralize(t.Name)), Singular: strings.ToLower(t.Name), Namespaced: true}
+	if res, ok := t.Markers.Get("kubebuilder:resource").(crdmarkers.Resource); ok {
+		if res.Path != "" {
+			r.Plural = res.Path
+		}
+		if res.Singular != "" {
+			r.Singular = res.Singular
+		}
+		r.ShortNames = res.ShortName
+		r.Namespaced = res.Scope != "Cluster"
+	}
+	r.Status = t.Markers.Get("kubebuilder:subresource:status") != nil
+	r.Scale = t.Markers.Get("kubebuilder:subresource:scale") != nil
+	return r
+}
+
+func (b *builder) field(t *Type, p *loader.Package, fi *markers.FieldInfo) {
+	raw := fi.RawField
+	f := &Field{GoName: fi.Name, Doc: fi.Doc, Markers: fi.Markers, Embedded: len(raw.Names) == 0}
+	if f.Embedded {
+		f.GoName = embeddedName(raw.Type)
+		f.Pos = b.position(p, raw.Type.Pos())
+	} else {
+		f.Pos = b.position(p, raw.Names[0].Pos())
+		if !raw.Names[0].IsExported() {
+			return
+		}
+	}
+	f.Tags = b.tags(p, raw)
+	f.JSONName, f.Inline, f.OmitEmpty, f.OmitZero, f.Skip = jsonName(f)
+	f.Type = b.ref(p, p.TypesInfo.TypeOf(raw.Type))
+	f.State, f.Access = f.Tags["state"], f.Tags["access"]
+	t.Fields = append(t.Fields, f)
+	if v, ok := f.Tags["validate"]; ok {
+		b.pendingValidate = append(b.pendingValidate, pending{t, f, v})
+	}
+}
+
+func embeddedName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return embeddedName(x.X)
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
+}
+
+func jsonName(f *Field) (name string, inline, omitEmpty, omitZero, skip bool) {
+	tag, ok := f.Tags["json"]
+	if !ok {
+		if f.Embedded {
+			return "", true, false, false, false
+		}
+		return f.GoName, false, false, false, false
+	}
+	if tag.Value == "-" {
+		return "", false, false, false, true
+	}
+	parts := strings.Split(tag.Value, ",")
+	name = parts[0]
+	for _, opt := range parts[1:] {
+		switch opt {
+		case "inline":
+			inline = true
+		case "omitempty":
+			omitEmpty = true
+		case "omitzero":
+			omitZero = true
+		}
+	}
+	if name == "" && f.Embedded {
+		inline = true
+	}
+	if name == "" && !inline {
+		name = f.GoName
+	}
+	return name, inline, omitEmpty, omitZero, false
+}
+
+// tags parses a field's struct tag, keeping the position of each value.
+func (b *builder) tags(p *loader.Package, raw *ast.Field) map[string]Tag {
+	out := map[string]Tag{}
+	if raw.Tag == nil {
+		return out
+	}
+	lit := raw.Tag.Value
+	text, err := strconv.Unquote(lit)
+	if err != nil {
+		return out
+	}
+	base := b.position(p, raw.Tag.Pos())
+	base.Col++ // the opening quote
+	for i := 0; i < len(text); {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(text) && text[j] > ' ' && text[j] != ':' && text[j] != '"' && text[j] != 0x7f {
+			j++
+		}
+		if j == i || j+1 >= len(text) || text[j] != ':' || text[j+1] != '"' {
+			break
+		}
+		key := text[i:j]
+		k := j + 2
+		for k < len(text) && text[k] != '"' {
+			if text[k] == '\\' {
+				k++
+			}
+			k++
+		}
+		if k >= len(text) {
+			break
+		}
+		val, err := strconv.Unquote(text[j+1 : k+1])
+		if err != nil {
+			break
+		}
+		pos := base
+		pos.Col += j + 2
+		out[key] = Tag{Value: val, Pos: pos, Set: true}
+		i = k + 1
+	}
+	return out
+}
+
+// ref converts a Go type to a TypeRef, queueing named types of the user's
+// packages.
+func (b *builder) ref(p *loader.Package, t types.Type) *TypeRef {
+	switch x := t.(type) {
+	case *types.Named:
+		return b.named(p, x)
+	case *types.Alias:
+		return b.ref(p, types.Unalias(x))
+	case *types.Pointer:
+		e := b.ref(p, x.Elem())
+		return &TypeRef{Kind: KindPointer, Elem: e, GoType: "*" + e.GoType}
+	case *types.Slice:
+		if b, ok := x.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
+			return &TypeRef{Kind: KindBytes, GoType: "[]byte"}
+		}
+		e := b.ref(p, x.Elem())
+		return &TypeRef{Kind: KindSlice, Elem: e, Len: -1, GoType: "[]" + e.GoType}
+	case *types.Array:
+		e := b.ref(p, x.Elem())
+		return &TypeRef{Kind: KindSlice, Elem: e, Len: int(x.Len()), GoType: fmt.Sprintf("[%d]%s", x.Len(), e.GoType)}
+	case *types.Map:
+		k, v := b.ref(p, x.Key()), b.ref(p, x.Elem())
+		return &TypeRef{Kind: KindMap, Key: k, Elem: v, GoType: "map[" + k.GoType + "]" + v.GoType}
+	case *types.Basic:
+		return basicRef(x)
+	case *types.Interface:
+		return &TypeRef{Kind: KindInterface, GoType: "any"}
+	case *types.Struct:
+		return &TypeRef{Kind: KindStruct, GoType: "struct{...}"}
+	}
+	return &TypeRef{Kind: KindInvalid, GoType: t.String()}
+}
+
+func basicRef(x *types.Basic) *TypeRef {
+	r := &TypeRef{GoType: x.Name()}
+	info := x.Info()
+	switch {
+	case info&types.IsString != 0:
+		r.Kind = KindString
+	case info&types.IsBoolean != 0:
+		r.Kind = KindBool
+	case info&types.IsInteger != 0:
+		r.Kind, r.Unsigned = KindInt, info&types.IsUnsigned != 0
+		r.Bits = map[types.BasicKind]int{types.Int8: 8, types.Int16: 16, types.Int32: 32, types.Int64: 64, types.Uint8: 8, types.Uint16: 16, types.Uint32: 32, types.Uint64: 64}[x.Kind()]
+	case info&types.IsFloat != 0:
+		r.Kind, r.Bits = KindFloat, 64
+		if x.Kind() == types.Float32 {
+			r.Bits = 32
+		}
+	default:
+		r.Kind = KindInvalid
+	}
+	return r
+}
+
+// wellKnown maps types from outside the user's packages to kinds.
+var wellKnown = map[string]Kind{
+	"time.Time":     KindTime,
+	"time.Duration": KindDuration,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.Time":                     KindTime,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime":                KindTime,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.Duration":                 KindMetaDuration,
+	"k8s.io/apimachinery/pkg/api/resource.Quantity":                 KindQuantity,
+	"k8s.io/apimachinery/pkg/util/intstr.IntOrString":               KindIntOrString,
+	"k8s.io/apimachinery/pkg/runtime.RawExtension":                  KindRaw,
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON": KindRaw,
+	"encoding/json.RawMessage":                                      KindRaw,
+}
+
+func (b *builder) named(p *loader.Package, x *types.Named) *TypeRef {
+	obj := x.Obj()
+	if obj.Pkg() == nil {
+		return b.ref(p, x.Underlying())
+	}
+	path := obj.Pkg().Path()
+	full := path + "." + obj.Name()
+	goType := obj.Name()
+	if path != p.PkgPath {
+		goType = obj.Pkg().Name() + "." + obj.Name()
+	}
+	if k, ok := wellKnown[full]; ok {
+		return &TypeRef{Kind: k, GoType: goType, ImportPath: path, TypeName: obj.Name(), Bits: 64}
+	}
+	under := b.ref(p, x.Underlying())
+	r := *under
+	r.GoType, r.ImportPath, r.TypeName = goType, path, obj.Name()
+	if lp := b.loaderPackage(p, path); lp != nil && b.inUserModule(lp) {
+		r.Named = b.typeFor(lp, obj.Name())
+	}
+	return &r
+}
+
+// loaderPackage finds the loader package for an import path reachable from p.
+func (b *builder) loaderPackage(p *loader.Package, path string) *loader.Package {
+	if path == p.PkgPath {
+		return p
+	}
+	if b.loaded == nil {
+		b.loaded = map[string]*loader.Package{}
+		var visit func(*loader.Package)
+		visit = func(q *loader.Package) {
+			if _, seen := b.loaded[q.PkgPath]; seen {
+				return
+			}
+			b.loaded[q.PkgPath] = q
+			for _, imp := range q.Imports() {
+				visit(imp)
+			}
+		}
+		for _, r := range b.m.Loaded {
+			visit(r)
+		}
+	}
+	return b.loaded[path]
+}
+
+// inUserModule reports whether a package is the user's own code (not the
+// standard library or a dependency in the module cache): its types join the
+// model.
+func (b *builder) inUserModule(p *loader.Package) bool {
+	if len(p.GoFiles) == 0 {
+		return false
+	}
+	dir := filepath.Dir(p.GoFiles[0])
+	for _, lib := range libraryRoots() {
+		if lib != "" && strings.HasPrefix(dir, lib+string(filepath.Separator)) {
+			return false
+		}
+	}
+	return true
+}
+
+var libRoots []string
+
+func libraryRoots() []string {
+	if libRoots == nil {
+		libRoots = []string{goEnv("GOROOT"), goEnv("GOMODCACHE")}
+	}
+	return libRoots
+}
+
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// moduleOf finds the module root and path of a directory (the nearest go.mod).
+func moduleOf(dir string) (path, root string) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			return modfile.ModulePath(data), d
+		}
+		if filepath.Dir(d) == d {
+			return "", ""
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package model
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/modelgen/modelgen/model/vtag"
+)
+
+// finish resolves validate tags (now that every type is known) and sorts.
+func (b *builder) finish() {
+	for _, p := range b.pendingValidate {
+		p.field.Validate = resolveTag(p.owner, p.field, p.tag, &b.m.Diags)
+	}
+	sort.Slice(b.m.Packages, func(i, j int) bool { return b.m.Packages[i].Path < b.m.Packages[j].Path })
+	for _, pk := range b.m.Packages {
+		sort.Slice(pk.Types, func(i, j int) bool { return pk.Types[i].Name < pk.Types[j].Name })
+	}
+}
+
+// resolveTag parses a validate tag and resolves every keyword against the
+// registry and the field's type. Every problem is a positioned diagnostic.
+func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics) *Rules {
+	syn, errs := vtag.Parse(tag.Value)
+	for _, e := range errs {
+		diags.Errorf(tag.At(e.Offset), "validate: %s", e.Msg)
+	}
+	r := &Rules{Raw: tag, Syn: syn}
+	if len(errs) > 0 || syn.Skip {
+		r.Root = &Level{Type: f.Type}
+		return r
+	}
+	rs := &resolver{owner: owner, field: f, tag: tag, diags: diags}
+	r.Root = rs.level(syn.Root, f.Type, false)
+	return r
+}
+
+type resolver struct {
+	owner *Type
+	field *Field
+	tag   Tag
+	diags *Diagnostics
+}
+
+func (rs *resolver) level(sl *vtag.Level, t *TypeRef, dived bool) *Level {
+	lv := &Level{Type: t, Omit: sl.Omit, Pos: rs.tag.At(sl.OmitOffset)}
+	for i, c := range sl.Checks {
+		if i == sl.OmitIndex {
+			lv.Guarded = len(lv.Checks)
+		}
+		if ch := rs.check(c, t, dived); ch != nil {
+			lv.Checks = append(lv.Checks, ch)
+		}
+	}
+	if sl.OmitIndex >= len(sl.Checks) {
+		lv.Guarded = len(lv.Checks)
+	}
+	if sl.Dive != nil {
+		container := t.Deref()
+		switch container.Kind {
+		case KindSlice:
+			lv.Dive = rs.level(sl.Dive, container.Elem, true)
+		case KindMap:
+			lv.Dive = rs.level(sl.Dive, container.Elem, true)
+			if sl.Keys != nil {
+				lv.Keys = rs.level(sl.Keys, container.Key, true)
+			}
+		default:
+			rs.diags.Errorf(rs.tag.At(sl.DiveOffset), "validate: dive needs a slice, array or map, not %s", t.GoType)
+		}
+		if sl.Keys != nil && container.Kind != KindMap {
+			rs.diags.Errorf(rs.tag.At(sl.KeysOffset), "validate: keys needs a map, not %s", t.GoType)
+		}
+	}
+	rs.contradictions(lv)
+	return lv
+}
+
+func (rs *resolver) check(c vtag.Check, t *TypeRef, dived bool) *Check {
+	ch := &Check{Pos: rs.tag.At(c.Offset)}
+	for _, term := range c.Or {
+		names := []string{term.Name}
+		if alias, ok := Aliases[term.Name]; ok && !term.HasEq {
+			names = strings.Split(alias, "|")
+		}
+		for _, name := range names {
+			if u := rs.use(term, name, t, dived); u != nil {
+				ch.Or = append(ch.Or, u)
+			}
+		}
+	}
+	if len(ch.Or) != len(c.Or) && len(ch.Or) < len(c.Or) {
+		return nil
+	}
+	return ch
+}
+
+func (rs *resolver) use(term vtag.Term, name string, t *TypeRef, dived bool) *Use {
+	pos := rs.tag.At(term.Offset)
+	k, ok := Lookup(name)
+	if !ok {
+		rs.diags.Errorf(pos, "validate: unknown keyword %q%s", name, suggest(name))
+		return nil
+	}
+	if k.Class() == Structural {
+		rs.diags.Errorf(pos, "validate: %q cannot be combined with '|'", name)
+		return nil
+	}
+	u := &Use{Keyword: k, Name: name, Param: term.Param, Pos: pos, Type: t, Owner: rs.owner, Field: rs.field, Dived: dived}
+	if term.Name != name {
+		u.Name = term.Name + "→" + name
+	}
+	v, err := k.Resolve(u)
+	if err != nil {
+		rs.diags.Errorf(pos, "validate: %v", err)
+		return nil
+	}
+	u.Value = v
+	if k.Class() == Runtime {
+		rs.diags.Warnf(pos, "validate: %q is enforced by the validator at run time only (%s)", name, k.Schema())
+	}
+	return u
+}
+
+// contradictions reports bounds that no value can meet (min=5,max=3).
+func (rs *resolver) contradictions(lv *Level) {
+	var lo, hi *Use
+	for _, c := range lv.Checks {
+		if len(c.Or) != 1 {
+			continue
+		}
+		u := c.Or[0]
+		f, ok := u.Value.(float64)
+		if !ok {
+			continue
+		}
+		switch u.Keyword.Name() {
+		case "min", "gte", "gt", "len":
+			if lo == nil || f > lo.Value.(float64) {
+				lo = u
+			}
+		}
+		switch u.Keyword.Name() {
+		case "max", "lte", "lt", "len":
+			if hi == nil || f < hi.Value.(float64) {
+				hi = u
+			}
+		}
+	}
+	if lo == nil || hi == nil {
+		return
+	}
+	l, h := lo.Value.(float64), hi.Value.(float64)
+	if l > h || l == h && (lo.Keyword.Name() == "gt" || hi.Keyword.Name() == "lt") {
+		rs.diags.Errorf(hi.Pos, "validate: %s=%s contradicts %s=%s: no value can pass", hi.Keyword.Name(), hi.Param, lo.Keyword.Name(), lo.Param)
+	}
+}
+
+// suggest names a close keyword for a typo.
+func suggest(name string) string {
+	best, bestD := "", 3
+	for _, k := range Keywords() {
+		if d := editDistance(name, k.Name()); d < bestD {
+			best, bestD = k.Name(), d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean " + best + "?)"
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

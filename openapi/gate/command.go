@@ -1,0 +1,104 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Exit codes of Command.
+const (
+	ExitPass      = 0
+	ExitViolation = 1
+	ExitError     = 2 // usage or input error
+)
+
+const usageText = `usage: modelgen gate --base <file | git:<ref>:<path>> [--revision openapi.yaml]
+                     [--go-mod go.mod] [--format text|json|githubactions] [--suggest]
+
+Compares the last release's OpenAPI contract (--base) with this one (--revision).
+oasdiff classifies every change (ERR and WARN are breaking, INFO additive); removing
+a state, a transition, or a role's read or write access (x-modelgen-state-machine,
+x-modelgen-access) is breaking too. The gate then demands the matching bump of
+info.version: a major bump for a breaking change (a minor one below v1.0.0), at
+least a minor bump for an additive change, anything for no change. With --go-mod,
+the module path must end in /vN for N >= 2 and carry no suffix for v0 and v1.
+
+git:<ref>:<path> reads the document with git show; the path is relative to the
+repository root.
+
+Exit status: 0 pass, 1 violation, 2 usage or input error.
+
+Examples:
+  modelgen gate --base git:v1.4.0:openapi.yaml
+  modelgen gate --base git:$(git describe --tags --abbrev=0):openapi.yaml --go-mod go.mod
+  modelgen gate --base git:$(git merge-base HEAD origin/main):api/openapi.yaml \
+                --revision api/openapi.yaml --format githubactions
+  modelgen gate --base released.yaml --revision openapi.yaml --suggest
+
+Flags:
+`
+
+// Command runs the gate from command-line arguments (without the "gate"
+// word), prints to stdout and stderr, and returns the exit code.
+func Command(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opts Options
+	fs.StringVar(&opts.Base, "base", "", "the last release's contract: a file or git:<ref>:<path> (required)")
+	fs.StringVar(&opts.Revision, "revision", DefaultRevision, "this contract: a file or git:<ref>:<path>")
+	fs.StringVar(&opts.GoMod, "go-mod", "", "go.mod whose module path must match the major version (skipped when empty)")
+	format := fs.String("format", FormatText, "output: "+strings.Join(Formats, ", "))
+	suggest := fs.Bool("suggest", false, "print only the smallest info.version that would pass")
+	fs.BoolVar(&opts.PatchForAdditions, "patch-for-additions", false, "let a patch bump carry additive changes")
+	fs.StringVar(&opts.Dir, "C", "", "run as if started in this directory (files, go.mod and git)")
+	fs.BoolVar(&opts.WarnIsAdditive, "warn-is-additive", false, "count oasdiff WARN changes as additive instead of breaking")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usageText)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitPass // flag has printed the usage
+		}
+		return ExitError // flag has printed the error and the usage
+	}
+	if err := checkUsage(fs, opts, *format); err != nil {
+		fmt.Fprintf(stderr, "modelgen gate: %v\n", err)
+		fmt.Fprintln(stderr, "run 'modelgen gate -h' for usage")
+		return ExitError
+	}
+	report, err := Run(context.Background(), opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "modelgen gate: %v\n", err)
+		return ExitError
+	}
+	if *suggest {
+		fmt.Fprintln(stdout, report.Verdict.Suggested)
+		return ExitPass
+	}
+	if err := Write(stdout, report, *format); err != nil {
+		fmt.Fprintf(stderr, "modelgen gate: writing the report: %v\n", err)
+		return ExitError
+	}
+	if !report.Verdict.Pass {
+		return ExitViolation
+	}
+	return ExitPass
+}
+
+func checkUsage(fs *flag.FlagSet, opts Options, format string) error {
+	switch {
+	case fs.NArg() > 0:
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case opts.Base == "":
+		return errors.New("--base is required (a file or git:<ref>:<path>)")
+	case !slices.Contains(Formats, format):
+		return fmt.Errorf("--format %q: want one of %s", format, strings.Join(Formats, ", "))
+	}
+	return nil
+}

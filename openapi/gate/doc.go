@@ -1,0 +1,76 @@
+/*
+Package gate is the compatibility gate behind `modelgen gate`: it compares the
+last release's OpenAPI contract with this one and fails when the declared
+version does not match what changed.
+
+# Use
+
+From CI, against the previous tag:
+
+	modelgen gate --base git:$(git describe --tags --abbrev=0):openapi.yaml --go-mod go.mod
+
+From Go, without flags:
+
+	report, err := gate.Run(ctx, gate.Options{Base: "git:v1.4.0:openapi.yaml", GoMod: "go.mod"})
+	if gate.IsInputError(err) { ... }   // missing, unreadable or invalid input: fail closed
+	if !report.Verdict.Pass { ... }      // report.Verdict.Violations say what to do
+
+Command is the CLI entry point (flags, output, exit code 0 pass, 1 violation,
+2 usage or input error); Write prints a Report as text, JSON or GitHub Actions
+annotations.
+
+# What counts as a change
+
+oasdiff (github.com/oasdiff/oasdiff: load, diff, checker with all its rules)
+classifies every difference reachable from a path. Its ERR changes are
+breaking; WARN changes are breaking too unless Options.WarnIsAdditive, because
+the gate fails closed; INFO changes are additive. oasdiff's own info.version
+findings (api-version-not-bumped and friends) are dropped: the gate judges the
+version itself, for additive changes as well as breaking ones.
+
+oasdiff does not read schema extensions, so the gate walks components.schemas
+(properties, items, additionalProperties, allOf/anyOf/oneOf; not through $ref,
+each component is walked under its own name) for the two the generator writes:
+
+	x-modelgen-state-machine: {name, initial, states: [...], transitions: [{from, event, to}...]}
+	x-modelgen-access: {read: [roles...], write: [roles...]}
+
+A machine or an access rule is identified by component schema name and JSON
+property path ("PaymentOrderStatus.phase", "Order.items[].state",
+"Labels{}"). Removing a state or a transition, changing the initial state, or
+removing a role from read or write is breaking; adding one is additive. A
+property without x-modelgen-access is taken to be open to every role, so
+adding the extension to an existing property is breaking and removing it
+additive. An extension that disappears with its property is left to oasdiff,
+which reports the property. A malformed extension is an input error. Rules
+lists these rule ids with their level and meaning.
+
+# The version rule
+
+Versions are the info.version of both documents, MAJOR.MINOR.PATCH with or
+without a leading "v", compared with golang.org/x/mod/semver. A breaking change
+needs a major bump (below v1.0.0 a minor bump is enough); an additive change
+at least a minor bump (a patch bump with Options.PatchForAdditions); no change
+allows any version not lower than the base. A version that goes backwards is a
+violation; a version that is not semver is an input error. Only
+MAJOR.MINOR.PATCH decide which part moved: prerelease and build are ignored,
+so compare against the last release, not a release candidate.
+Verdict.Suggested is the smallest version that passes.
+
+# The Go module rule
+
+With Options.GoMod, the module path must carry the major version of the
+revision's info.version: /vN for N >= 2, no suffix for v0 and v1, .vN for
+gopkg.in paths (golang.org/x/mod/modfile and module.CheckPathMajor). The
+violation names the exact module line to write and reminds that imports must
+follow.
+
+# Inputs
+
+A location is a file or git:<ref>:<path>, read with `git show` in Options.Dir
+(the path is relative to the repository root, as git takes it); a missing ref
+and a missing path each get their own message. Documents are loaded with
+oasdiff's load package and validated with kin-openapi. Relative file $refs are
+followed for local files only, not for documents read from git.
+*/
+package gate

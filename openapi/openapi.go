@@ -1,0 +1,317 @@
+// Package openapi builds the OpenAPI 3.0.3 document of a model with
+// kin-openapi: a component schema for every selected type (and every type
+// they reference), and paths that reference each of them in request and
+// response position, because compatibility checkers such as oasdiff only
+// judge schemas that a path reaches.
+//
+// # Paths
+//
+// A Kubernetes resource root gets the API server's own paths:
+//
+//	/apis/{group}/{version}/namespaces/{namespace}/{plural}          list, create
+//	/apis/{group}/{version}/namespaces/{namespace}/{plural}/{name}   get, replace, patch, delete
+//	/apis/{group}/{version}/namespaces/{namespace}/{plural}/{name}/status  (with a status subresource)
+//
+// (without /namespaces/{namespace} for cluster-scoped resources). A plain
+// model (+modelgen:model) gets /models/{package}/{Type}: POST takes and
+// returns the model, so its schema is judged in both directions.
+package openapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"sigs.k8s.io/controller-tools/pkg/crd"
+	"sigs.k8s.io/yaml"
+
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/schema"
+)
+
+// Info is the document's info block.
+type Info struct {
+	Title       string
+	Version     string
+	Description string
+}
+
+// Document builds the OpenAPI document for the types of the given packages.
+func Document(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, error) {
+	b := &docBuilder{set: set, names: map[string]string{}, done: map[string]bool{}}
+	b.linkIndex()
+	doc := &openapi3.T{
+		OpenAPI:    "3.0.3",
+		Info:       &openapi3.Info{Title: info.Title, Version: info.Version, Description: info.Description},
+		Components: &openapi3.Components{Schemas: openapi3.Schemas{}},
+		Paths:      openapi3.NewPaths(),
+	}
+	b.doc = doc
+	var types []*model.Type
+	for _, pk := range pkgs {
+		types = append(types, pk.Types...)
+	}
+	for _, t := range types {
+		b.add(schema.Ident(t))
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	for _, t := range types {
+		b.paths(t, types)
+	}
+	if err := openapi3.NewLoader().ResolveRefsIn(doc, nil); err != nil {
+		return nil, fmt.Errorf("the generated OpenAPI document has a broken reference: %w", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("the generated OpenAPI document is invalid: %w", err)
+	}
+	return doc, nil
+}
+
+// YAML renders the document deterministically (keys sorted).
+func YAML(doc *openapi3.T) ([]byte, error) {
+	js, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.JSONToYAML(js)
+}
+
+type docBuilder struct {
+	set   *schema.Set
+	doc   *openapi3.T
+	links map[string]crd.TypeIdent // controller-tools ref link -> type
+	names map[string]string        // ref link -> component name
+	done  map[string]bool
+	err   error
+}
+
+func (b *docBuilder) linkIndex() {
+	b.links = map[string]crd.TypeIdent{}
+	for id := range b.set.Parser.Types {
+		b.links[crd.TypeRefLink(id.Package.PkgPath, id.Name)] = id
+	}
+}
+
+// componentName names a type: user types by their Go name (prefixed by the
+// package name when two packages share a name), library types by their
+// reversed import path, as Kubernetes does (io.k8s.apimachinery...).
+func (b *docBuilder) componentName(id crd.TypeIdent) string {
+	link := crd.TypeRefLink(id.Package.PkgPath, id.Name)
+	if n, ok := b.names[link]; ok {
+		return n
+	}
+	name := id.Name
+	if !b.isUserType(id) {
+		name = k8sName(id.Package.PkgPath) + "." + id.Name
+	}
+	for _, taken := range b.names {
+		if taken == name {
+			name = id.Package.Name + "." + id.Name
+			break
+		}
+	}
+	b.names[link] = name
+	return name
+}
+
+func (b *docBuilder) isUserType(id crd.TypeIdent) bool {
+	for _, pk := range b.set.Model.Packages {
+		if pk.Loaded == id.Package {
+			return true
+		}
+	}
+	return false
+}
+
+func k8sName(path string) string {
+	parts := strings.Split(path, "/")
+	if len(parts) > 0 {
+		host := strings.Split(parts[0], ".")
+		for i, j := 0, len(host)-1; i < j; i, j = i+1, j-1 {
+			host[i], host[j] = host[j], host[i]
+		}
+		parts[0] = strings.Join(host, ".")
+	}
+	return strings.Join(parts, ".")
+}
+
+// add converts a type's schema to a component, following its references.
+func (b *docBuilder) add(id crd.TypeIdent) string {
+	name := b.componentName(id)
+	link := crd.TypeRefLink(id.Package.PkgPath, id.Name)
+	if b.done[link] {
+		return name
+	}
+	b.done[link] = true
+	b.set.Parser.NeedSchemaFor(id)
+	props := b.set.Parser.Schemata[id]
+	raw, err := json.Marshal(props)
+	if err != nil {
+		b.err = err
+		return name
+	}
+	var tree any
+	if err := json.Unmarshal(raw, &tree); err != nil {
+		b.err = err
+		return name
+	}
+	tree = b.rewrite(tree, id)
+	js, _ := json.Marshal(tree)
+	ref := &openapi3.SchemaRef{}
+	if err := ref.UnmarshalJSON(js); err != nil {
+		b.err = fmt.Errorf("schema of %s: %w", name, err)
+		return name
+	}
+	b.doc.Components.Schemas[name] = ref
+	return name
+}
+
+// rewrite points controller-tools' #/definitions links at components and
+// moves $ref siblings into allOf (OpenAPI 3.0 ignores them otherwise).
+func (b *docBuilder) rewrite(v any, from crd.TypeIdent) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			if k == "enum" || k == "default" || k == "example" {
+				continue
+			}
+			x[k] = b.rewrite(val, from)
+		}
+		if r, ok := x["$ref"].(string); ok {
+			if !strings.Contains(r, "~0") {
+				// a link without a package names a type of the same package
+				r = crd.TypeRefLink(from.Package.PkgPath, strings.TrimPrefix(r, "#/definitions/"))
+			}
+			id, known := b.links[r]
+			if !known {
+				b.err = fmt.Errorf("reference to unknown type %s", r)
+				return x
+			}
+			target := map[string]any{"$ref": "#/components/schemas/" + b.add(id)}
+			delete(x, "$ref")
+			if len(x) == 0 {
+				return target
+			}
+			x["allOf"] = append([]any{target}, anySlice(x["allOf"])...)
+		}
+		return x
+	case []any:
+		for i := range x {
+			x[i] = b.rewrite(x[i], from)
+		}
+	}
+	return v
+}
+
+func anySlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+func (b *docBuilder) ref(t *model.Type) *openapi3.SchemaRef {
+	return openapi3.NewSchemaRef("#/components/schemas/"+b.componentName(schema.Ident(t)), nil)
+}
+
+func (b *docBuilder) paths(t *model.Type, all []*model.Type) {
+	switch {
+	case t.Resource != nil && t.Pkg.Group != "":
+		b.resourcePaths(t, listTypeFor(t, all))
+	case t.Model:
+		b.modelPaths(t)
+	}
+}
+
+func listTypeFor(t *model.Type, all []*model.Type) *model.Type {
+	for _, o := range all {
+		if o.Pkg == t.Pkg && o.Name == t.Name+"List" {
+			return o
+		}
+	}
+	return nil
+}
+
+func (b *docBuilder) resourcePaths(t *model.Type, list *model.Type) {
+	r := t.Resource
+	base := "/apis/" + t.Pkg.Group + "/" + t.Pkg.Version
+	params := openapi3.Parameters{}
+	if r.Namespaced {
+		base += "/namespaces/{namespace}"
+		params = append(params, pathParam("namespace"))
+	}
+	base += "/" + r.Plural
+	obj := b.ref(t)
+	var listSchema *openapi3.SchemaRef
+	if list != nil {
+		listSchema = b.ref(list)
+	} else {
+		listSchema = openapi3.NewSchemaRef("", openapi3.NewObjectSchema().WithProperty("items", &openapi3.Schema{Type: &openapi3.Types{"array"}, Items: obj}))
+	}
+	tag := r.Kind
+	b.doc.Paths.Set(base, &openapi3.PathItem{
+		Parameters: params,
+		Get:        op("list"+r.Kind, tag, "List "+r.Plural+".", nil, listSchema),
+		Post:       op("create"+r.Kind, tag, "Create a "+r.Singular+".", obj, obj),
+	})
+	named := append(append(openapi3.Parameters{}, params...), pathParam("name"))
+	b.doc.Paths.Set(base+"/{name}", &openapi3.PathItem{
+		Parameters: named,
+		Get:        op("read"+r.Kind, tag, "Read a "+r.Singular+".", nil, obj),
+		Put:        op("replace"+r.Kind, tag, "Replace a "+r.Singular+".", obj, obj),
+		Patch:      patchOp("patch"+r.Kind, tag, "Patch a "+r.Singular+".", obj),
+		Delete:     op("delete"+r.Kind, tag, "Delete a "+r.Singular+".", nil, obj),
+	})
+	if r.Status {
+		b.doc.Paths.Set(base+"/{name}/status", &openapi3.PathItem{
+			Parameters: named,
+			Get:        op("read"+r.Kind+"Status", tag, "Read the status of a "+r.Singular+".", nil, obj),
+			Put:        op("replace"+r.Kind+"Status", tag, "Replace the status of a "+r.Singular+".", obj, obj),
+			Patch:      patchOp("patch"+r.Kind+"Status", tag, "Patch the status of a "+r.Singular+".", obj),
+		})
+	}
+}
+
+func (b *docBuilder) modelPaths(t *model.Type) {
+	obj := b.ref(t)
+	b.doc.Paths.Set("/models/"+t.Pkg.Name+"/"+t.Name, &openapi3.PathItem{
+		Post: op("submit"+t.Name, t.Name, "Submit a "+t.Name+"; the response is the accepted value.", obj, obj),
+	})
+}
+
+func pathParam(name string) *openapi3.ParameterRef {
+	return &openapi3.ParameterRef{Value: openapi3.NewPathParameter(name).WithSchema(openapi3.NewStringSchema())}
+}
+
+func op(id, tag, summary string, req, resp *openapi3.SchemaRef) *openapi3.Operation {
+	o := &openapi3.Operation{OperationID: id, Summary: summary, Tags: []string{tag}, Responses: openapi3.NewResponses()}
+	o.Responses.Set("200", &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription("OK").WithJSONSchemaRef(resp)})
+	o.Responses.Delete("default")
+	if req != nil {
+		o.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).WithJSONSchemaRef(req)}
+	}
+	return o
+}
+
+func patchOp(id, tag, summary string, obj *openapi3.SchemaRef) *openapi3.Operation {
+	o := op(id, tag, summary, nil, obj)
+	content := openapi3.Content{}
+	for _, mt := range []string{"application/merge-patch+json", "application/json-patch+json", "application/apply-patch+yaml"} {
+		content[mt] = openapi3.NewMediaType().WithSchemaRef(obj)
+	}
+	o.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).WithContent(content)}
+	return o
+}
+
+// SortedSchemaNames lists component names, for tests and summaries.
+func SortedSchemaNames(doc *openapi3.T) []string {
+	var out []string
+	for n := range doc.Components.Schemas {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

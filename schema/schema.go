@@ -1,0 +1,396 @@
+// Package schema turns the model into JSON schemas, once, for every output:
+// controller-tools' CRD parser gives the structure of each type (ObjectMeta,
+// Quantity, embedded structs, kubebuilder markers), and the validate
+// constraints of the model are laid over it by the keyword registry. The CRD
+// backend and the OpenAPI document both read the result, so they cannot
+// drift apart.
+package schema
+
+import (
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/controller-tools/pkg/crd"
+
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/model/vtag"
+)
+
+// Set holds the schemas of every type of a model for one target.
+type Set struct {
+	Model  *model.Model
+	Target model.Target
+	Parser *crd.Parser
+	// Hooks run after the validate overlay, once per struct type, so other
+	// features (state machines, access rules) can add to the same schemas.
+	Diags model.Diagnostics
+}
+
+// Hook adds to a struct type's schema after the validate overlay.
+type Hook func(t *model.Type, s *apiext.JSONSchemaProps, target model.Target, diags *model.Diagnostics)
+
+// Ident is controller-tools' identity of a model type.
+func Ident(t *model.Type) crd.TypeIdent {
+	return crd.TypeIdent{Package: t.Pkg.Loaded, Name: t.Name}
+}
+
+// Build parses every type of the model and overlays its constraints.
+func Build(m *model.Model, target model.Target, hooks ...Hook) *Set {
+	p := &crd.Parser{Collector: m.Collector, Checker: m.Checker, AllowDangerousTypes: true}
+	crd.AddKnownTypes(p)
+	s := &Set{Model: m, Target: target, Parser: p}
+	for _, pk := range m.Packages {
+		p.NeedPackage(pk.Loaded)
+	}
+	types := m.SortedTypes()
+	for _, t := range types {
+		p.NeedSchemaFor(Ident(t))
+	}
+	for _, pk := range m.Packages {
+		for _, e := range pk.Loaded.Errors {
+			s.Diags.Errorf(model.ParsePos(e.Pos), "%s", e.Msg)
+		}
+	}
+	for _, t := range types {
+		if t.TypeKind != model.TypeStruct {
+			continue
+		}
+		sc := p.Schemata[Ident(t)]
+		s.overlay(t, &sc)
+		for _, h := range hooks {
+			h(t, &sc, target, &s.Diags)
+		}
+		p.Schemata[Ident(t)] = sc
+	}
+	return s
+}
+
+// Schema returns the (unflattened) schema of a type.
+func (s *Set) Schema(t *model.Type) apiext.JSONSchemaProps {
+	return s.Parser.Schemata[Ident(t)]
+}
+
+func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
+	for _, f := range t.Fields {
+		if f.Validate == nil || f.JSONName == "" || f.Skip || f.Validate.Syn.Skip {
+			continue
+		}
+		prop, ok := sc.Properties[f.JSONName]
+		if !ok {
+			continue
+		}
+		if !explicitPresence(f) {
+			sc.Required = slices.DeleteFunc(sc.Required, func(n string) bool { return n == f.JSONName })
+			if zeroFails(f) {
+				sc.Required = append(sc.Required, f.JSONName)
+			}
+		}
+		s.applyLevel(t, f, sc, &prop, f.Validate.Root)
+		sc.Properties[f.JSONName] = prop
+	}
+	sort.Strings(sc.Required)
+	sc.Required = slices.Compact(sc.Required)
+}
+
+// explicitPresence reports kubebuilder markers that already decide whether
+// the field must be present.
+func explicitPresence(f *model.Field) bool {
+	for _, m := range []string{"kubebuilder:validation:Required", "kubebuilder:validation:Optional", "optional", "required"} {
+		if f.Markers.Get(m) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// applyLevel lays the checks of one level over the value's schema. Checks
+// written before omitempty apply to every value; the ones after it are
+// wrapped so that the zero value passes, as validator skips them.
+func (s *Set) applyLevel(owner *model.Type, f *model.Field, parent, self *apiext.JSONSchemaProps, lv *model.Level) {
+	guarded := lv.Guarded
+	if lv.Omit == vtag.OmitNever {
+		guarded = len(lv.Checks)
+	}
+	s.applyChecks(owner, f, parent, self, lv, lv.Checks[:guarded], "")
+	s.applyChecks(owner, f, parent, self, lv, lv.Checks[guarded:], zeroGuard(lv))
+	s.applyChildren(owner, f, self, lv)
+}
+
+func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiext.JSONSchemaProps, lv *model.Level, checks []*model.Check, guard string) {
+	if len(checks) == 0 {
+		return
+	}
+	inner := apiext.JSONSchemaProps{}
+	scratchParent := &apiext.JSONSchemaProps{}
+	for _, c := range checks {
+		ctx := &model.ApplyContext{Target: s.Target, Self: &inner, Parent: scratchParent, Owner: owner, Field: f, Diags: &s.Diags}
+		if len(c.Or) == 1 {
+			s.apply(ctx, c.Or[0])
+			continue
+		}
+		s.applyAlternatives(ctx, c)
+	}
+	if parent != nil {
+		for _, r := range scratchParent.XValidations {
+			if guard != "" {
+				ref := "self." + celIdent(f)
+				r.Rule = "!has(" + ref + ") || " + ref + " == " + guard + " || (" + r.Rule + ")"
+			}
+			parent.XValidations = append(parent.XValidations, r)
+		}
+		for _, n := range scratchParent.Required {
+			if !slices.Contains(parent.Required, n) {
+				parent.Required = append(parent.Required, n)
+			}
+		}
+	}
+	merge(self, &inner, lv, checks, guard)
+}
+
+func (s *Set) applyChildren(owner *model.Type, f *model.Field, self *apiext.JSONSchemaProps, lv *model.Level) {
+	if lv.Dive != nil {
+		switch {
+		case self.Items != nil && self.Items.Schema != nil:
+			s.applyLevel(owner, f, nil, self.Items.Schema, lv.Dive)
+		case self.AdditionalProperties != nil && self.AdditionalProperties.Schema != nil:
+			s.applyLevel(owner, f, nil, self.AdditionalProperties.Schema, lv.Dive)
+		}
+	}
+	if lv.Keys != nil {
+		s.applyKeys(self, lv.Keys)
+	}
+}
+
+func (s *Set) apply(ctx *model.ApplyContext, u *model.Use) {
+	ctx.Use = u
+	if a, ok := u.Keyword.(model.Applier); ok {
+		a.Apply(ctx)
+	}
+}
+
+// applyAlternatives turns `a|b` into anyOf; alternatives that need CEL or
+// run time only make the whole check run time only.
+func (s *Set) applyAlternatives(ctx *model.ApplyContext, c *model.Check) {
+	var subs []apiext.JSONSchemaProps
+	for _, u := range c.Or {
+		sub := apiext.JSONSchemaProps{}
+		sctx := *ctx
+		sctx.Self, sctx.Parent = &sub, &apiext.JSONSchemaProps{}
+		s.apply(&sctx, u)
+		if u.Keyword.Class() != model.Schema || len(sub.XValidations) > 0 || len(sctx.Parent.XValidations) > 0 {
+			s.Diags.Warnf(c.Pos, "validate: alternatives with %q are enforced by the validator at run time only", u.Name)
+			return
+		}
+		subs = append(subs, sub)
+	}
+	if len(ctx.Self.AnyOf) == 0 {
+		ctx.Self.AnyOf = subs
+		return
+	}
+	ctx.Self.AllOf = append(ctx.Self.AllOf, apiext.JSONSchemaProps{AnyOf: subs})
+}
+
+// zeroGuard is the CEL literal of the zero value when omitempty lets the
+// zero value of a non-pointer scalar skip the checks.
+func zeroGuard(lv *model.Level) string {
+	if lv.Omit == vtag.OmitNever || lv.Type.Kind == model.KindPointer {
+		return ""
+	}
+	switch lv.Type.Kind {
+	case model.KindString:
+		return "''"
+	case model.KindInt, model.KindDuration:
+		return "0"
+	case model.KindFloat:
+		return "0.0"
+	case model.KindBool:
+		return "false"
+	}
+	return ""
+}
+
+func celIdent(f *model.Field) string { return model.CELIdent(f.JSONName) }
+
+// merge copies the validations in inner onto self. When omitempty lets the
+// zero value of a scalar through, and inner rejects it, inner is wrapped:
+// anyOf [zero, inner].
+func merge(self, inner *apiext.JSONSchemaProps, lv *model.Level, checks []*model.Check, guard string) {
+	for i := range inner.XValidations {
+		if guard != "" {
+			inner.XValidations[i].Rule = "self == " + guard + " || (" + inner.XValidations[i].Rule + ")"
+		}
+	}
+	self.XValidations = append(self.XValidations, inner.XValidations...)
+	inner.XValidations = nil
+	if inner.XListType != nil {
+		self.XListType = inner.XListType
+		inner.XListType = nil
+	}
+	if guard != "" && rejectsZero(lv, checks) {
+		zero := zeroSchema(lv.Type)
+		self.AnyOf = append(self.AnyOf, zero, *inner)
+		return
+	}
+	copyValidations(self, inner)
+}
+
+func zeroSchema(t *model.TypeRef) apiext.JSONSchemaProps {
+	zero := int64(0)
+	switch t.Kind {
+	case model.KindString:
+		return apiext.JSONSchemaProps{MaxLength: &zero}
+	case model.KindBool:
+		return apiext.JSONSchemaProps{Enum: []apiext.JSON{{Raw: []byte("false")}}}
+	}
+	return apiext.JSONSchemaProps{Enum: []apiext.JSON{{Raw: []byte("0")}}}
+}
+
+func copyValidations(dst, src *apiext.JSONSchemaProps) {
+	if src.Minimum != nil {
+		dst.Minimum, dst.ExclusiveMinimum = src.Minimum, src.ExclusiveMinimum
+	}
+	if src.Maximum != nil {
+		dst.Maximum, dst.ExclusiveMaximum = src.Maximum, src.ExclusiveMaximum
+	}
+	for _, p := range []struct{ d, s **int64 }{
+		{&dst.MinLength, &src.MinLength}, {&dst.MaxLength, &src.MaxLength},
+		{&dst.MinItems, &src.MinItems}, {&dst.MaxItems, &src.MaxItems},
+		{&dst.MinProperties, &src.MinProperties}, {&dst.MaxProperties, &src.MaxProperties},
+	} {
+		if *p.s != nil {
+			*p.d = *p.s
+		}
+	}
+	if src.Pattern != "" {
+		if dst.Pattern == "" {
+			dst.Pattern = src.Pattern
+		} else {
+			dst.AllOf = append(dst.AllOf, apiext.JSONSchemaProps{Pattern: src.Pattern})
+		}
+	}
+	if len(src.Enum) > 0 {
+		if len(dst.Enum) == 0 {
+			dst.Enum = src.Enum
+		} else {
+			dst.AllOf = append(dst.AllOf, apiext.JSONSchemaProps{Enum: src.Enum})
+		}
+	}
+	if src.Not != nil {
+		if dst.Not == nil {
+			dst.Not = src.Not
+		} else {
+			dst.AllOf = append(dst.AllOf, apiext.JSONSchemaProps{Not: src.Not})
+		}
+	}
+	if src.UniqueItems {
+		dst.UniqueItems = true
+	}
+	dst.AnyOf = append(dst.AnyOf, src.AnyOf...)
+	dst.AllOf = append(dst.AllOf, src.AllOf...)
+}
+
+var validate = validator.New()
+
+// rejectsZero asks validator itself whether the level's own checks (without
+// omitempty and cross-field rules) reject the zero value.
+func rejectsZero(lv *model.Level, checks []*model.Check) bool {
+	tag := localTag(checks)
+	if tag == "" {
+		return false
+	}
+	return !passes(zeroOf(lv.Type), tag)
+}
+
+// zeroFails reports whether a missing field (the zero value after
+// json.Unmarshal) fails the field's checks: then the schema must require it.
+func zeroFails(f *model.Field) bool {
+	if f.Required() {
+		return true
+	}
+	lv := f.Validate.Root
+	checks := lv.Checks
+	if lv.Omit != vtag.OmitNever {
+		checks = checks[:lv.Guarded]
+	}
+	if lv.Type.Kind == model.KindPointer {
+		return len(checks) > 0
+	}
+	tag := localTag(checks)
+	if tag == "" {
+		return false
+	}
+	z := zeroOf(lv.Type)
+	if !z.IsValid() {
+		return false
+	}
+	return !passes(z, tag)
+}
+
+func passes(v reflect.Value, tag string) (ok bool) {
+	if !v.IsValid() {
+		return true
+	}
+	defer func() {
+		if recover() != nil {
+			ok = true
+		}
+	}()
+	return validate.Var(v.Interface(), tag) == nil
+}
+
+// localTag renders the level's own checks (no cross-field keywords) in
+// validator's grammar.
+func localTag(checks []*model.Check) string {
+	var parts []string
+	for _, c := range checks {
+		var alts []string
+		for _, u := range c.Or {
+			if u.Keyword.Class() == model.CEL && isCross(u) {
+				alts = nil
+				break
+			}
+			a := u.Keyword.Name()
+			if u.Param != "" {
+				a += "=" + strings.NewReplacer(",", "0x2C", "|", "0x7C").Replace(u.Param)
+			}
+			alts = append(alts, a)
+		}
+		if len(alts) > 0 {
+			parts = append(parts, strings.Join(alts, "|"))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func isCross(u *model.Use) bool {
+	_, ok := u.Value.(*model.Field)
+	n := u.Keyword.Name()
+	return ok || strings.HasPrefix(n, "required_") || strings.HasPrefix(n, "excluded_")
+}
+
+func zeroOf(t *model.TypeRef) reflect.Value {
+	switch t.Kind {
+	case model.KindString:
+		return reflect.ValueOf("")
+	case model.KindInt:
+		if t.Unsigned {
+			return reflect.ValueOf(uint64(0))
+		}
+		return reflect.ValueOf(int64(0))
+	case model.KindDuration:
+		return reflect.ValueOf(int64(0))
+	case model.KindFloat:
+		return reflect.ValueOf(float64(0))
+	case model.KindBool:
+		return reflect.ValueOf(false)
+	case model.KindSlice:
+		return reflect.ValueOf([]string(nil))
+	case model.KindMap:
+		return reflect.ValueOf(map[string]string(nil))
+	}
+	return reflect.Value{}
+}
