@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/openapidoc"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
@@ -31,6 +32,7 @@ const (
 func generators() []gen.Generator {
 	return []gen.Generator{
 		openapidoc.Generator{},
+		crd.Generator{},
 	}
 }
 

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# test.sh runs every test of the repository, as CI does:
+#   1. go vet and go test for every module of the workspace (unit, golden,
+#      generated-code and in-process API-server validation tests);
+#   2. a staleness check: the checked-in generated files of the examples
+#      must match what modelgen generates now;
+#   3. the envtest tier: a real kube-apiserver + etcd (built once by
+#      hack/controlplane.sh and cached outside the checkout).
+# Set MODELGEN_SKIP_ENVTEST=1 to skip step 3 on a machine without the time
+# to build the control plane.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+modules=(. ./examples)
+for d in bench/*/; do
+	[ -f "$d/go.mod" ] && modules+=("./${d%/}")
+done
+
+echo "== go vet" >&2
+for m in "${modules[@]}"; do
+	(cd "$m" && go vet ./...)
+done
+
+echo "== generated files are current" >&2
+go run ./cmd/modelgen generate --check ./examples/...
+
+echo "== go test" >&2
+for m in "${modules[@]}"; do
+	(cd "$m" && go test -count=1 ./...)
+done
+
+if [ "${MODELGEN_SKIP_ENVTEST:-}" = "1" ]; then
+	echo "== envtest tier skipped (MODELGEN_SKIP_ENVTEST=1)" >&2
+	exit 0
+fi
+echo "== envtest tier (real kube-apiserver + etcd)" >&2
+KUBEBUILDER_ASSETS="$(hack/controlplane.sh)"
+export KUBEBUILDER_ASSETS
+(cd examples && go test -count=1 -tags envtest ./...)
