@@ -29,8 +29,9 @@ findings (api-version-not-bumped and friends) are dropped: the gate judges the
 version itself, for additive changes as well as breaking ones.
 
 oasdiff does not read schema extensions, so the gate walks components.schemas
-(properties, items, additionalProperties, allOf/anyOf/oneOf; not through $ref,
-each component is walked under its own name) for the two the generator writes:
+(properties, items, additionalProperties, allOf/anyOf/oneOf; not through $ref:
+each component is walked under its own name, and an extension written next to
+a $ref belongs to the referring property) for the two the generator writes:
 
 	x-modelgen-state-machine: {name, initial, states: [...], transitions: [{from, event, to}...]}
 	x-modelgen-access: {read: [roles...], write: [roles...]}

@@ -102,59 +102,66 @@ func (w *walker) walk(s *openapi3.Schema, path, pointer string) {
 	w.seen[s] = true
 	at := site{w.schema, path}
 	w.ext.sites[at] = true
-	w.decode(s, at, pointer)
+	w.decode(s.Extensions, at, pointer)
 	for _, name := range sortedKeys(s.Properties) {
 		w.child(s.Properties[name], joinPath(path, name), pointer+"/properties/"+jsonPointerEscape(name))
 	}
 	w.child(s.Items, path+"[]", pointer+"/items")
 	w.child(s.AdditionalProperties.Schema, path+"{}", pointer+"/additionalProperties")
-	for kind, refs := range map[string]openapi3.SchemaRefs{"allOf": s.AllOf, "anyOf": s.AnyOf, "oneOf": s.OneOf} {
-		for i, ref := range refs {
-			w.child(ref, path, fmt.Sprintf("%s/%s/%d", pointer, kind, i))
+	for _, group := range []struct {
+		keyword string
+		refs    openapi3.SchemaRefs
+	}{{"allOf", s.AllOf}, {"anyOf", s.AnyOf}, {"oneOf", s.OneOf}} {
+		for i, ref := range group.refs {
+			w.child(ref, path, fmt.Sprintf("%s/%s/%d", pointer, group.keyword, i))
 		}
 	}
 }
 
-// child records a referenced property as present but leaves its schema to
-// the walk of the component it names.
+// child walks an inline schema. A $ref'd one is left to the walk of the
+// component it names; only the extensions written next to the $ref belong to
+// this site.
 func (w *walker) child(ref *openapi3.SchemaRef, path, pointer string) {
 	if ref == nil || ref.Value == nil {
 		return
 	}
-	if ref.Ref != "" {
-		w.ext.sites[site{w.schema, path}] = true
+	if ref.Ref == "" {
+		w.walk(ref.Value, path, pointer)
 		return
 	}
-	w.walk(ref.Value, path, pointer)
+	at := site{w.schema, path}
+	w.ext.sites[at] = true
+	w.decode(ref.Extensions, at, pointer)
 }
 
-func (w *walker) decode(s *openapi3.Schema, at site, pointer string) {
-	if raw, ok := s.Extensions[ExtensionStateMachine]; ok {
+// decode reads the modelgen extensions of one schema, keeping a positioned
+// error for each one that is malformed.
+func (w *walker) decode(extensions map[string]any, at site, pointer string) {
+	if raw, ok := extensions[ExtensionStateMachine]; ok {
 		var m stateMachine
-		if err := decodeExtension(raw, &m); err == nil {
+		err := decodeExtension(raw, &m)
+		if err == nil {
 			err = m.validate()
-			w.record(err, pointer, ExtensionStateMachine, func() error { return putOnce(w.ext.machines, at, m) })
-		} else {
-			w.record(err, pointer, ExtensionStateMachine, nil)
 		}
+		if err == nil {
+			err = putOnce(w.ext.machines, at, m)
+		}
+		w.fail(pointer, ExtensionStateMachine, err)
 	}
-	if raw, ok := s.Extensions[ExtensionAccess]; ok {
+	if raw, ok := extensions[ExtensionAccess]; ok {
 		var a accessRule
-		if err := decodeExtension(raw, &a); err == nil {
+		err := decodeExtension(raw, &a)
+		if err == nil {
 			err = a.validate()
-			w.record(err, pointer, ExtensionAccess, func() error { return putOnce(w.ext.access, at, a) })
-		} else {
-			w.record(err, pointer, ExtensionAccess, nil)
 		}
+		if err == nil {
+			err = putOnce(w.ext.access, at, a)
+		}
+		w.fail(pointer, ExtensionAccess, err)
 	}
 }
 
-// record stores the extension with put when it decoded and validated, and
-// keeps a positioned error otherwise.
-func (w *walker) record(err error, pointer, extension string, put func() error) {
-	if err == nil && put != nil {
-		err = put()
-	}
+func (w *walker) fail(pointer, extension string, err error) {
 	if err != nil {
 		w.errs = append(w.errs, fmt.Errorf("%s: %s: %w", pointer, extension, err))
 	}
@@ -217,10 +224,11 @@ func (m stateMachine) validate() error {
 }
 
 func (a accessRule) validate() error {
-	for kind, roles := range map[string][]string{"read": a.Read, "write": a.Write} {
-		if slices.Contains(roles, "") {
-			return fmt.Errorf("%s has an empty role name", kind)
-		}
+	if slices.Contains(a.Read, "") {
+		return errors.New("read has an empty role name")
+	}
+	if slices.Contains(a.Write, "") {
+		return errors.New("write has an empty role name")
 	}
 	return nil
 }

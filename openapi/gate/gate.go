@@ -52,7 +52,7 @@ func inputErrorf(format string, args ...any) error {
 // or invalid; a failing verdict is not an error (see Report.Verdict.Pass).
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Base == "" {
-		return nil, inputErrorf("--base is required: the last release's contract, a file or git:<ref>:<path>")
+		return nil, inputErrorf("the base (--base) is required: the last release's contract, a file or git:<ref>:<path>")
 	}
 	opts.Revision = cmp.Or(opts.Revision, DefaultRevision)
 	base, err := readSide(ctx, opts.Base, opts.Dir)
@@ -89,26 +89,28 @@ type side struct {
 	ext     *extensions
 }
 
+// readSide reads, loads and validates one document; Run marks its errors as
+// input errors.
 func readSide(ctx context.Context, given, dir string) (*side, error) {
 	loc, err := parseLocation(given, dir)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, err
 	}
 	data, err := loc.read(ctx, dir)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, err
 	}
 	spec, err := loadSpec(ctx, loc, data)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, err
 	}
 	v, err := parseVersion(spec.Version)
 	if err != nil {
-		return nil, inputErrorf("%s: info.version: %w", given, err)
+		return nil, fmt.Errorf("%s: info.version: %w", given, err)
 	}
 	ext, err := collectExtensions(spec.Spec)
 	if err != nil {
-		return nil, inputErrorf("%s: %w", given, err)
+		return nil, fmt.Errorf("%s: %w", given, err)
 	}
 	return &side{spec: spec, version: v, ext: ext}, nil
 }

@@ -12,11 +12,11 @@ const (
 	RuleStateMachineTransitionAdded   = "state-machine-transition-added"
 	RuleStateMachineTransitionRemoved = "state-machine-transition-removed"
 
-	RuleAccessAdded           = "access-rule-added"
-	RuleAccessRemoved         = "access-rule-removed"
-	RuleAccessReadRoleAdded   = "access-read-role-added"
-	RuleAccessReadRoleRemoved = "access-read-role-removed"
-	RuleAccessWriteRoleAdded  = "access-write-role-added"
+	RuleAccessAdded            = "access-rule-added"
+	RuleAccessRemoved          = "access-rule-removed"
+	RuleAccessReadRoleAdded    = "access-read-role-added"
+	RuleAccessReadRoleRemoved  = "access-read-role-removed"
+	RuleAccessWriteRoleAdded   = "access-write-role-added"
 	RuleAccessWriteRoleRemoved = "access-write-role-removed"
 
 	RuleVersionDecreased     = "version-decreased"

@@ -109,7 +109,9 @@ func loadSpec(ctx context.Context, l location, data []byte) (*load.SpecInfo, err
 	loader.Context = ctx
 	name := l.given
 	if l.file != "" {
+		// Local files only: a contract check must not reach the network.
 		loader.IsExternalRefsAllowed = true
+		loader.ReadFromURIFunc = openapi3.ReadFromFile
 		if abs, err := filepath.Abs(l.file); err == nil {
 			name = abs
 		}
