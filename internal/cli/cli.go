@@ -16,6 +16,7 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/openapidoc"
+	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi/gate"
@@ -33,6 +34,7 @@ func generators() []gen.Generator {
 	return []gen.Generator{
 		openapidoc.Generator{},
 		crd.Generator{},
+		statemachine.Generator{},
 	}
 }
 

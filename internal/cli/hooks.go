@@ -1,8 +1,11 @@
 package cli
 
-import "github.com/modelgen/modelgen/schema"
+import (
+	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/schema"
+)
 
 // hooks are the schema additions of features beyond validate tags.
 func hooks() []schema.Hook {
-	return nil
+	return []schema.Hook{statemachine.Hook}
 }

@@ -1,0 +1,89 @@
+package statemachine_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// The testdata packages are loaded once: loading is the slow part.
+var (
+	diagCases = sync.OnceValues(func() (*model.Model, error) {
+		return model.Load(model.Config{Dir: "testdata", Patterns: []string{"./diag/..."}})
+	})
+	machinePkg = sync.OnceValues(func() (*model.Model, error) {
+		return model.Load(model.Config{Dir: "testdata", Patterns: []string{"./machine"}})
+	})
+)
+
+func load(t *testing.T, which func() (*model.Model, error)) *model.Model {
+	t.Helper()
+	m, err := which()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Diags.HasErrors() {
+		t.Fatalf("loading testdata: %v", m.Diags)
+	}
+	return m
+}
+
+// generate runs the backend and the hook (through both schema targets) as
+// the CLI does.
+func generate(t *testing.T, m *model.Model) ([]gen.File, model.Diagnostics) {
+	t.Helper()
+	c := &gen.Context{Model: m, Configs: map[string]gen.Config{}, Hooks: []schema.Hook{statemachine.Hook}}
+	files, diags := statemachine.Generator{}.Generate(c)
+	for _, target := range []model.Target{model.TargetOpenAPI, model.TargetCRD} {
+		diags.Add(c.Schemas(target).Diags)
+	}
+	return files, diags
+}
+
+// TestDiagnostics compares the diagnostics of each testdata/diag/<case>
+// with its stderr.txt (go test -update rewrites them).
+func TestDiagnostics(t *testing.T) {
+	m := load(t, diagCases)
+	_, diags := generate(t, m)
+	cases, err := filepath.Glob("testdata/diag/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range cases {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			abs, _ := filepath.Abs(dir)
+			var lines []string
+			for _, d := range diags.Sorted() {
+				if filepath.Dir(d.Pos.File) == abs && !strings.HasPrefix(d.Msg, "validate:") {
+					d.Pos.File = filepath.Base(d.Pos.File)
+					lines = append(lines, d.String()+"\n")
+				}
+			}
+			got := strings.Join(lines, "")
+			golden := filepath.Join(dir, "stderr.txt")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("diagnostics differ from %s (go test -update rewrites it):\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}

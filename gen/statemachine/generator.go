@@ -1,0 +1,84 @@
+// Package statemachine is the backend of the `state` tag: for each struct
+// with a state tag it writes typed Go code (zz_generated.statemachine.go in
+// the struct's package) and a Mermaid diagram (<docs dir>/<Type>-statemachine.md),
+// and its Hook makes the CRD and OpenAPI schemas carry the machine as an enum
+// and CEL transition rules.
+//
+// # Generated Go
+//
+// For `Phase PaymentPhase` with `state:"initial=Submitted;Submitted->Authorized:Authorize;..."`
+// on PaymentOrderStatus:
+//
+//	type PaymentPhaseEvent string                       // and PaymentPhaseEventAuthorize...
+//	type PaymentPhaseTransition = statemachine.Transition[PaymentPhase, PaymentPhaseEvent]
+//	type PaymentPhaseHooks interface { <Guard>(...) error; OnExit(...); OnEnter(...) }
+//	type PaymentPhaseNoHooks struct{}                   // no-op OnExit and OnEnter to embed
+//	func PaymentPhaseMachine() *statemachine.Machine[PaymentPhase, PaymentPhaseEvent]
+//	func (s *PaymentOrderStatus) Authorize() error      // events without guards: no hooks
+//	func (s *PaymentOrderStatus) AuthorizeWith(h PaymentPhaseHooks) error
+//	func (s *PaymentOrderStatus) CanAuthorize() bool
+//	func (s *PaymentOrderStatus) FirePhase(ev PaymentPhaseEvent, h PaymentPhaseHooks) error
+//	func (s *PaymentOrderStatus) PhaseTransitions() []PaymentPhaseTransition
+//	func (s *PaymentOrderStatus) InitPhase() bool
+//
+// and a staleness guard that stops compiling when the phase constants change.
+package statemachine
+
+import (
+	"path/filepath"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/model/statetag"
+)
+
+// FileName is the generated Go file in each package with a machine.
+const FileName = "zz_generated.statemachine.go"
+
+// Generator writes state machine code and diagrams.
+type Generator struct{}
+
+// Name is the backend's name for --only.
+func (Generator) Name() string { return "statemachine" }
+
+// Generate renders every machine of the model.
+func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+	machines, diags := statetag.Machines(c.Model)
+	for _, m := range machines {
+		diags.Add(newNames(m).collisions())
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	var files []gen.File
+	for _, pk := range c.Model.Packages {
+		own := ownedBy(pk, machines)
+		if len(own) == 0 {
+			continue
+		}
+		src, err := goFile(pk.Path, pk.Name, own)
+		if err != nil {
+			diags.Errorf(own[0].Tag.Pos, "state: generating %s: %v", FileName, err)
+			continue
+		}
+		files = append(files, gen.File{Path: filepath.Join(pk.Dir, FileName), Data: src})
+		docs := c.Config(pk).DocsDir
+		if docs == "" {
+			docs = "docs"
+		}
+		for _, m := range own {
+			files = append(files, gen.File{Path: filepath.Join(pk.Dir, docs, m.Owner.Name+"-statemachine.md"), Data: markdown(m)})
+		}
+	}
+	return files, diags
+}
+
+func ownedBy(pk *model.Package, machines []*statetag.Machine) []*statetag.Machine {
+	var out []*statetag.Machine
+	for _, m := range machines {
+		if m.Owner.Pkg == pk {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -1,0 +1,13 @@
+package guardname
+
+type Phase string
+
+const (
+	Open   Phase = "Open"
+	Closed Phase = "Closed"
+)
+
+// +modelgen:model
+type Order struct {
+	Phase Phase `json:"phase" state:"initial=Open;Open->Closed:Close[OnEnter]"`
+}

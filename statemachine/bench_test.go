@@ -1,0 +1,27 @@
+package statemachine_test
+
+import (
+	"testing"
+
+	"github.com/modelgen/modelgen/statemachine"
+)
+
+func BenchmarkFire(b *testing.B) {
+	b.ReportAllocs()
+	var exits, enters int
+	h := countingHooks{&exits, &enters}
+	for b.Loop() {
+		phase := Submitted
+		if err := statemachine.Fire(payment, &phase, "Authorize", h); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLookup(b *testing.B) {
+	for b.Loop() {
+		if _, err := payment.Lookup(Submitted, "Authorize"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
