@@ -35,7 +35,11 @@ func Verify(r Result) model.Diagnostics {
 	}
 	for _, e := range validation.ValidateCustomResourceDefinition(context.Background(), internal) {
 		pos, where := locate(r, e.Field)
-		msg := fmt.Sprintf("the API server would reject CRD %s: %s: %s", r.CRD.Name, where, e.ErrorBody())
+		detail := e.Detail
+		if detail == "" {
+			detail = e.ErrorBody()
+		}
+		msg := fmt.Sprintf("the API server would reject CRD %s: %s: %s: %s", r.CRD.Name, where, e.Type, detail)
 		if strings.Contains(e.Detail, "cost") {
 			msg += " (add maxItems to the slices, maxProperties to the maps and maxLength to the strings the rule reads: validate max=N)"
 		}
