@@ -39,8 +39,8 @@ type WidgetSpec struct {
 	// +kubebuilder:validation:MinLength=3
 	// +kubebuilder:validation:Pattern=`^[a-z]+$`
 	// +optional
-	Name string `json:"name,omitempty"`
-	Color Color `json:"color"`
+	Name  string `json:"name,omitempty"`
+	Color Color  `json:"color"`
 	// +listType=map
 	// +listMapKey=name
 	Ports []Port `json:"ports,omitempty"`
@@ -53,9 +53,9 @@ type WidgetSpec struct {
 	MinReplicas int32              `json:"minReplicas"`
 	MaxReplicas int32              `json:"maxReplicas"`
 	// +kubebuilder:default=standard
-	Class   string            `json:"class,omitempty"`
-	Labels  map[string]string `json:"labels,omitempty"`
-	Nested  *Nested           `json:"nested,omitempty"`
+	Class    string            `json:"class,omitempty"`
+	Labels   map[string]string `json:"labels,omitempty"`
+	Nested   *Nested           `json:"nested,omitempty"`
 	Embedded `json:",inline"`
 }
 
