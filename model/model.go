@@ -218,15 +218,15 @@ type Rules struct {
 
 // Level is the resolved form of a vtag.Level: the checks for one value.
 type Level struct {
-	Type   *TypeRef // the type this level checks
-	Omit   vtag.Omit
+	Type *TypeRef // the type this level checks
+	Omit vtag.Omit
 	// Guarded is the index of the first check the omit keyword guards
 	// (checks before it run on every value).
 	Guarded int
 	Checks  []*Check
-	Keys   *Level
-	Dive   *Level
-	Pos    Pos
+	Keys    *Level
+	Dive    *Level
+	Pos     Pos
 }
 
 // Check is one comma-separated check: all alternatives, at least one must hold.

@@ -72,9 +72,9 @@ func TestSampleKeywords(t *testing.T) {
 		t.Fatalf("a valid Sample was rejected: %v", err)
 	}
 	cases := []struct {
-		field      string
-		good, bad  any
-		wantInMsg  string // defaults to field
+		field     string
+		good, bad any
+		wantInMsg string // defaults to field
 	}{
 		{"name", "abc", "ab", ""},
 		{"name", "ñandú", "ñandúñandú", ""},
