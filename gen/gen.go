@@ -28,6 +28,9 @@ type Config struct {
 	CRDDir string `json:"crdDir"`
 	// RBACDir is where Role manifests go, relative to the module root.
 	RBACDir string `json:"rbacDir"`
+	// RoleViews asks for one OpenAPI document per access role, beside the
+	// OpenAPI document, holding only what the role can see.
+	RoleViews bool `json:"roleViews"`
 	// DocsDir is where diagrams and docs go, relative to the package directory.
 	DocsDir string `json:"docsDir"`
 	// Agree asks for an agreement test in the package.
@@ -42,6 +45,9 @@ type Context struct {
 	// Hooks add to the schemas after the validate overlay (state machines,
 	// access rules); they run for both targets.
 	Hooks []schema.Hook
+	// Extensions add x- extensions to property schemas of the OpenAPI
+	// document (state machines, access rules), for the compatibility gate.
+	Extensions []func(t *model.Type, f *model.Field) map[string]any
 
 	mu      sync.Mutex
 	schemas map[model.Target]*schema.Set

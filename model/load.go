@@ -30,6 +30,9 @@ var (
 	rootMarker = markers.Must(markers.MakeDefinition("kubebuilder:object:root", markers.DescribesType, false))
 	// objectGenerate is kubebuilder's package marker for deepcopy.
 	objectGenerate = markers.Must(markers.MakeDefinition("kubebuilder:object:generate", markers.DescribesPackage, false))
+	// AccessDefaultMarker sets the access rules of a type's untagged fields
+	// (see model/accesstag): // +modelgen:access:default="read=*,write=admin"
+	AccessDefaultMarker = markers.Must(markers.MakeDefinition("modelgen:access:default", markers.DescribesType, ""))
 )
 
 // Registry returns the marker registry: kubebuilder's CRD markers plus modelgen's.
@@ -38,7 +41,7 @@ func Registry() (*markers.Registry, error) {
 	if err := crdmarkers.Register(reg); err != nil {
 		return nil, err
 	}
-	for _, d := range []*markers.Definition{ModelMarker, rootMarker, objectGenerate} {
+	for _, d := range []*markers.Definition{ModelMarker, rootMarker, objectGenerate, AccessDefaultMarker} {
 		if err := reg.Register(d); err != nil {
 			return nil, err
 		}
@@ -556,4 +559,21 @@ func moduleOf(dir string) (path, root string) {
 			return "", ""
 		}
 	}
+}
+
+// LoadErrors returns the errors controller-tools recorded while loading and
+// type-checking the package. Errors inside generated files
+// (zz_generated.*) are warnings: such a file is stale (for example its
+// staleness guard names a constant that is gone) and this run replaces it.
+func (p *Package) LoadErrors() Diagnostics {
+	var ds Diagnostics
+	for _, e := range p.Loaded.Errors {
+		pos, msg := posFromString(e.Pos), e.Msg
+		if strings.HasPrefix(filepath.Base(pos.File), "zz_generated.") {
+			ds.Warnf(pos, "%s (a stale generated file; this run replaces it)", msg)
+			continue
+		}
+		ds.Errorf(pos, "%s", msg)
+	}
+	return ds
 }

@@ -122,9 +122,13 @@ func (rs *resolver) use(term vtag.Term, name string, t *TypeRef, dived bool) *Us
 	return u
 }
 
-// contradictions reports bounds that no value can meet (min=5,max=3).
+// contradictions reports bounds that no value can meet (min=5,max=3; or
+// gt=4,lt=5 on a length or an integer, where no whole number lies between).
 func (rs *resolver) contradictions(lv *Level) {
+	whole := valueKind(lv.Type) != KindFloat
 	var lo, hi *Use
+	var l, h float64
+	var lx, hx bool // exclusive bounds (floats only)
 	for _, c := range lv.Checks {
 		if len(c.Or) != 1 {
 			continue
@@ -134,26 +138,34 @@ func (rs *resolver) contradictions(lv *Level) {
 		if !ok {
 			continue
 		}
-		switch u.Keyword.Name() {
-		case "min", "gte", "gt", "len":
-			if lo == nil || f > lo.Value.(float64) {
-				lo = u
-			}
+		if v, x, ok := bound1(u.Keyword.Name(), f, whole, true); ok && (lo == nil || v > l || v == l && x && !lx) {
+			lo, l, lx = u, v, x
 		}
-		switch u.Keyword.Name() {
-		case "max", "lte", "lt", "len":
-			if hi == nil || f < hi.Value.(float64) {
-				hi = u
-			}
+		if v, x, ok := bound1(u.Keyword.Name(), f, whole, false); ok && (hi == nil || v < h || v == h && x && !hx) {
+			hi, h, hx = u, v, x
 		}
 	}
-	if lo == nil || hi == nil {
-		return
-	}
-	l, h := lo.Value.(float64), hi.Value.(float64)
-	if l > h || l == h && (lo.Keyword.Name() == "gt" || hi.Keyword.Name() == "lt") {
+	if lo != nil && hi != nil && (l > h || l == h && (lx || hx)) {
 		rs.diags.Errorf(hi.Pos, "validate: %s=%s contradicts %s=%s: no value can pass", hi.Keyword.Name(), hi.Param, lo.Keyword.Name(), lo.Param)
 	}
+}
+
+// bound1 is the lower (or upper) limit a bound keyword sets, and whether it
+// is exclusive; on whole numbers gt=4 is the inclusive limit 5.
+func bound1(name string, v float64, whole, lower bool) (limit float64, exclusive, ok bool) {
+	strict, step := "lt", -1.0
+	if lower {
+		strict, step = "gt", 1
+	}
+	switch {
+	case name == "len" || name == "eq" || lower && (name == "min" || name == "gte") || !lower && (name == "max" || name == "lte"):
+		return v, false, true
+	case name == strict && whole:
+		return v + step, false, true
+	case name == strict:
+		return v, true, true
+	}
+	return 0, false, false
 }
 
 // suggest names a close keyword for a typo.

@@ -39,9 +39,16 @@ type Info struct {
 	Description string
 }
 
+// PropertyExtension returns the x- extensions (name -> value) to put on the
+// property schema of a field in the OpenAPI document, or nil. Features such
+// as state machines (x-modelgen-state-machine) and access rules
+// (x-modelgen-access) describe themselves this way, so the compatibility
+// gate can judge them.
+type PropertyExtension func(t *model.Type, f *model.Field) map[string]any
+
 // Document builds the OpenAPI document for the types of the given packages.
-func Document(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, error) {
-	b := &docBuilder{set: set, names: map[string]string{}, done: map[string]bool{}}
+func Document(set *schema.Set, pkgs []*model.Package, info Info, ext ...PropertyExtension) (*openapi3.T, error) {
+	b := &docBuilder{set: set, names: map[string]string{}, done: map[string]bool{}, ext: ext}
 	b.linkIndex()
 	doc := &openapi3.T{
 		OpenAPI:    "3.0.3",
@@ -87,6 +94,7 @@ type docBuilder struct {
 	links map[string]crd.TypeIdent // controller-tools ref link -> type
 	names map[string]string        // ref link -> component name
 	done  map[string]bool
+	ext   []PropertyExtension
 	err   error
 }
 
@@ -167,8 +175,60 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 		b.err = fmt.Errorf("schema of %s: %w", name, err)
 		return name
 	}
+	if t := b.modelType(id); t != nil {
+		b.extend(t, ref.Value)
+	}
 	b.doc.Components.Schemas[name] = ref
 	return name
+}
+
+// modelType finds the model's type for a controller-tools identity.
+func (b *docBuilder) modelType(id crd.TypeIdent) *model.Type {
+	for _, pk := range b.set.Model.Packages {
+		if pk.Loaded != id.Package {
+			continue
+		}
+		for _, t := range pk.Types {
+			if t.Name == id.Name {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// extend adds the features' extensions to the properties of a type. A
+// property that is a bare $ref is wrapped in allOf, since OpenAPI 3.0
+// ignores the siblings of a $ref.
+func (b *docBuilder) extend(t *model.Type, s *openapi3.Schema) {
+	if s == nil {
+		return
+	}
+	for _, f := range t.Fields {
+		if f.JSONName == "" || s.Properties[f.JSONName] == nil {
+			continue
+		}
+		exts := map[string]any{}
+		for _, e := range b.ext {
+			for k, v := range e(t, f) {
+				exts[k] = v
+			}
+		}
+		if len(exts) == 0 {
+			continue
+		}
+		prop := s.Properties[f.JSONName]
+		if prop.Ref != "" {
+			prop = &openapi3.SchemaRef{Value: &openapi3.Schema{AllOf: openapi3.SchemaRefs{prop}}}
+			s.Properties[f.JSONName] = prop
+		}
+		if prop.Value.Extensions == nil {
+			prop.Value.Extensions = map[string]any{}
+		}
+		for k, v := range exts {
+			prop.Value.Extensions[k] = v
+		}
+	}
 }
 
 // rewrite points controller-tools' #/definitions links at components and

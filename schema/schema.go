@@ -51,9 +51,7 @@ func Build(m *model.Model, target model.Target, hooks ...Hook) *Set {
 		p.NeedSchemaFor(Ident(t))
 	}
 	for _, pk := range m.Packages {
-		for _, e := range pk.Loaded.Errors {
-			s.Diags.Errorf(model.ParsePos(e.Pos), "%s", e.Msg)
-		}
+		s.Diags.Add(pk.LoadErrors())
 	}
 	for _, t := range types {
 		if t.TypeKind != model.TypeStruct {
@@ -194,13 +192,31 @@ func (s *Set) applyAlternatives(ctx *model.ApplyContext, c *model.Check) {
 	ctx.Self.AllOf = append(ctx.Self.AllOf, apiext.JSONSchemaProps{AnyOf: subs})
 }
 
-// zeroGuard is the CEL literal of the zero value when omitempty lets the
-// zero value of a non-pointer scalar skip the checks.
+// guardType is the type of the JSON value the level's omit keyword lets
+// past the checks written after it, or nil when that is only an absent
+// field: omitempty skips nil and the zero value of a non-nillable value;
+// omitzero also skips a pointer to the zero value and an empty slice or map;
+// omitnil skips nil only, so it changes nothing on a string or a number.
+func guardType(lv *model.Level) *model.TypeRef {
+	switch lv.Omit {
+	case vtag.OmitEmpty:
+		if lv.Type.Nillable() {
+			return nil
+		}
+		return lv.Type
+	case vtag.OmitZero:
+		return lv.Type.Deref()
+	}
+	return nil
+}
+
+// zeroGuard is the CEL literal of the value guardType lets through.
 func zeroGuard(lv *model.Level) string {
-	if lv.Omit == vtag.OmitNever || lv.Type.Kind == model.KindPointer {
+	t := guardType(lv)
+	if t == nil {
 		return ""
 	}
-	switch lv.Type.Kind {
+	switch t.Kind {
 	case model.KindString:
 		return "''"
 	case model.KindInt, model.KindDuration:
@@ -209,6 +225,12 @@ func zeroGuard(lv *model.Level) string {
 		return "0.0"
 	case model.KindBool:
 		return "false"
+	case model.KindSlice:
+		if t.Len < 0 {
+			return "[]"
+		}
+	case model.KindMap:
+		return "{}"
 	}
 	return ""
 }
@@ -231,7 +253,7 @@ func merge(self, inner *apiext.JSONSchemaProps, lv *model.Level, checks []*model
 		inner.XListType = nil
 	}
 	if guard != "" && rejectsZero(lv, checks) {
-		zero := zeroSchema(lv.Type)
+		zero := zeroSchema(guardType(lv))
 		self.AnyOf = append(self.AnyOf, zero, *inner)
 		return
 	}
@@ -245,6 +267,10 @@ func zeroSchema(t *model.TypeRef) apiext.JSONSchemaProps {
 		return apiext.JSONSchemaProps{MaxLength: &zero}
 	case model.KindBool:
 		return apiext.JSONSchemaProps{Enum: []apiext.JSON{{Raw: []byte("false")}}}
+	case model.KindSlice:
+		return apiext.JSONSchemaProps{MaxItems: &zero}
+	case model.KindMap:
+		return apiext.JSONSchemaProps{MaxProperties: &zero}
 	}
 	return apiext.JSONSchemaProps{Enum: []apiext.JSON{{Raw: []byte("0")}}}
 }
@@ -299,10 +325,11 @@ var validate = validator.New()
 // omitempty and cross-field rules) reject the zero value.
 func rejectsZero(lv *model.Level, checks []*model.Check) bool {
 	tag := localTag(checks)
-	if tag == "" {
+	t := guardType(lv)
+	if tag == "" || t == nil {
 		return false
 	}
-	return !passes(zeroOf(lv.Type), tag)
+	return !passes(zeroOf(t), tag)
 }
 
 // zeroFails reports whether a missing field (the zero value after
@@ -313,7 +340,8 @@ func zeroFails(f *model.Field) bool {
 	}
 	lv := f.Validate.Root
 	checks := lv.Checks
-	if lv.Omit != vtag.OmitNever {
+	// omitnil on a value that cannot be nil skips nothing
+	if lv.Omit != vtag.OmitNever && (lv.Omit != vtag.OmitNil || lv.Type.Nillable()) {
 		checks = checks[:lv.Guarded]
 	}
 	if lv.Type.Kind == model.KindPointer {

@@ -91,11 +91,6 @@ func Build(c *gen.Context) ([]Result, model.Diagnostics) {
 		}
 		out = append(out, Result{CRD: crd, Root: roots[0], Roots: roots})
 	}
-	for _, pk := range c.Model.Packages {
-		for _, e := range pk.Loaded.Errors {
-			diags.Errorf(model.ParsePos(positionOf(e)), "%s", messageOf(e))
-		}
-	}
 	sort.Slice(out, func(i, j int) bool { return out[i].CRD.Name < out[j].CRD.Name })
 	for _, r := range out {
 		diags.Add(Verify(r))

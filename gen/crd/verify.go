@@ -2,12 +2,10 @@ package crd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
-	"golang.org/x/tools/go/packages"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
@@ -119,20 +117,4 @@ func structOf(r *model.TypeRef) *model.Type {
 		}
 	}
 	return nil
-}
-
-func positionOf(err error) string {
-	var pe packages.Error
-	if errors.As(err, &pe) {
-		return pe.Pos
-	}
-	return ""
-}
-
-func messageOf(err error) string {
-	var pe packages.Error
-	if errors.As(err, &pe) {
-		return pe.Msg
-	}
-	return err.Error()
 }

@@ -139,7 +139,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if !diags.HasErrors() {
 		configs, cdiags := loadConfigs(m, fl)
 		diags.Add(cdiags)
-		ctx := &gen.Context{Model: m, Configs: configs, Hooks: hooks()}
+		ctx := &gen.Context{Model: m, Configs: configs, Hooks: hooks(), Extensions: extensions()}
 		for _, g := range selected {
 			out, d := g.Generate(ctx)
 			diags.Add(d)

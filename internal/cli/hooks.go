@@ -2,8 +2,14 @@ package cli
 
 import (
 	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/schema"
 )
+
+// extensions describe features in the OpenAPI document, for the gate.
+func extensions() []func(*model.Type, *model.Field) map[string]any {
+	return nil
+}
 
 // hooks are the schema additions of features beyond validate tags.
 func hooks() []schema.Hook {

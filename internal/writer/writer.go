@@ -24,6 +24,10 @@ type Result struct {
 // Plan sorts files and rejects two backends writing one path.
 func Plan(files []gen.File) ([]gen.File, error) {
 	sorted := append([]gen.File(nil), files...)
+	for i := range sorted {
+		// "dir/./a" and "dir/a" are one file
+		sorted[i].Path = filepath.Clean(sorted[i].Path)
+	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	for i := 1; i < len(sorted); i++ {
 		if sorted[i].Path == sorted[i-1].Path {
@@ -34,7 +38,10 @@ func Plan(files []gen.File) ([]gen.File, error) {
 }
 
 // Write writes the files that changed. With check set it writes nothing and
-// lists the files that would change.
+// lists the files that would change. A run is all-or-nothing as far as the
+// file system allows: every changed file is first written to a temporary
+// file beside its target, and only when all of them exist are they renamed
+// into place.
 func Write(files []gen.File, check bool) (Result, error) {
 	var r Result
 	sorted, err := Plan(files)
@@ -56,8 +63,16 @@ func Write(files []gen.File, check bool) (Result, error) {
 		}
 		return r, nil
 	}
+	st := &stage{}
 	for _, f := range changed {
-		if err := writeAtomic(f.Path, f.Data); err != nil {
+		if err := st.add(f); err != nil {
+			st.abort(0)
+			return r, err
+		}
+	}
+	for i, f := range changed {
+		if err := os.Rename(st.temps[i], f.Path); err != nil {
+			st.abort(i)
 			return r, err
 		}
 		r.Written = append(r.Written, f.Path)
@@ -65,26 +80,61 @@ func Write(files []gen.File, check bool) (Result, error) {
 	return r, nil
 }
 
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// stage holds the temporary files of a run and the directories it created.
+type stage struct {
+	temps []string
+	dirs  []string
+}
+
+// abort removes the temporary files from index i on, and the directories
+// the run created if they are still empty.
+func (s *stage) abort(i int) {
+	for _, t := range s.temps[i:] {
+		os.Remove(t)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	// deepest first, so that a parent is empty when its turn comes
+	sort.Slice(s.dirs, func(a, b int) bool { return len(s.dirs[a]) > len(s.dirs[b]) })
+	for _, d := range s.dirs {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			os.Remove(d)
+		}
+	}
+}
+
+func (s *stage) add(f gen.File) error {
+	dir := filepath.Dir(f.Path)
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); !os.IsNotExist(err) || filepath.Dir(d) == d {
+			break
+		}
+		s.dirs = append(s.dirs, d)
+	}
+	tmp, err := writeTemp(dir, f)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	s.temps = append(s.temps, tmp)
+	return nil
+}
+
+func writeTemp(dir string, f gen.File) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.Path)+".tmp-*")
+	if err != nil {
+		return "", err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	_, err = tmp.Write(f.Data)
+	if err == nil {
+		err = tmp.Chmod(0o644)
 	}
-	return os.Rename(tmp.Name(), path)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
 }

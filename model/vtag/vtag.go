@@ -93,6 +93,11 @@ func Parse(tag string) (*Tag, []Error) {
 	if tag == "-" {
 		return &Tag{Skip: true, Root: &Level{}}, nil
 	}
+	if tag == "" {
+		// validator runs no checks for an empty tag (but, unlike "-", still
+		// descends into struct fields)
+		return &Tag{Root: &Level{}}, nil
+	}
 	p := &parser{pieces: split(tag)}
 	root := &Level{}
 	p.level(root, false)
@@ -169,7 +174,11 @@ func (p *parser) lastOffset() int {
 
 func (p *parser) omit(lv *Level, pc piece) {
 	if lv.Omit != OmitNever {
-		p.errorf(pc.offset, "%q repeats %q", pc.text, lv.Omit.String())
+		// validator accepts a repeated omit keyword; the same one again
+		// changes nothing, a different one is not representable here.
+		if lv.Omit.String() != pc.text {
+			p.errorf(pc.offset, "%q repeats %q", pc.text, lv.Omit.String())
+		}
 		return
 	}
 	lv.Omit, lv.OmitOffset = map[string]Omit{"omitempty": OmitEmpty, "omitnil": OmitNil, "omitzero": OmitZero}[pc.text], pc.offset
