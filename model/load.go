@@ -568,6 +568,12 @@ func moduleOf(dir string) (path, root string) {
 func (p *Package) LoadErrors() Diagnostics {
 	var ds Diagnostics
 	for _, e := range p.Loaded.Errors {
+		if e.Kind == packages.TypeError {
+			// As controller-gen does: the loader type-checks only what type
+			// declarations need, so other declarations (a scheme builder,
+			// functions) may not check. The Go compiler reports real errors.
+			continue
+		}
 		pos, msg := posFromString(e.Pos), e.Msg
 		if strings.HasPrefix(filepath.Base(pos.File), "zz_generated.") {
 			ds.Warnf(pos, "%s (a stale generated file; this run replaces it)", msg)

@@ -7,7 +7,12 @@ package deepcopy
 
 import (
 	"bytes"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"go/types"
 	"io"
 	"path/filepath"
 	"strings"
@@ -40,7 +45,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	for _, pk := range c.Model.Packages {
 		roots = append(roots, pk.Loaded)
 	}
-	out := &memory{files: map[string]*bytes.Buffer{}}
+	out := &memory{files: map[string]*bytes.Buffer{}, pkgs: map[string]*loader.Package{}}
 	ctx := &genall.GenerationContext{Collector: &markers.Collector{Registry: reg}, Roots: roots, Checker: c.Model.Checker, OutputRule: out}
 	if err := g.Generate(ctx); err != nil {
 		diags.Errorf(model.Pos{}, "deepcopy: %v", err)
@@ -48,7 +53,10 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	}
 	var files []gen.File
 	for path, buf := range out.files {
-		src, err := format.Source(withHeader(buf.Bytes()))
+		src, err := dropInterfaceMethods(withHeader(buf.Bytes()), out.pkgs[path])
+		if err == nil {
+			src, err = format.Source(src)
+		}
 		if err != nil {
 			diags.Errorf(model.Pos{File: path}, "deepcopy: formatting: %v", err)
 			continue
@@ -71,7 +79,10 @@ func withHeader(src []byte) []byte {
 	return []byte(s)
 }
 
-type memory struct{ files map[string]*bytes.Buffer }
+type memory struct {
+	files map[string]*bytes.Buffer
+	pkgs  map[string]*loader.Package
+}
 
 type closer struct{ *bytes.Buffer }
 
@@ -84,5 +95,50 @@ func (m *memory) Open(pkg *loader.Package, name string) (io.WriteCloser, error) 
 	}
 	b := &bytes.Buffer{}
 	m.files[filepath.Join(dir, name)] = b
+	m.pkgs[filepath.Join(dir, name)] = pkg
 	return closer{b}, nil
+}
+
+// dropInterfaceMethods removes the DeepCopy methods controller-tools writes
+// for named interface types (such as the hooks interface of a generated
+// state machine): a method on an interface type does not compile.
+func dropInterfaceMethods(src []byte, pkg *loader.Package) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "zz_generated.deepcopy.go", src, parser.ParseComments)
+	if err != nil || pkg == nil || pkg.Types == nil {
+		return src, err
+	}
+	keep := f.Decls[:0]
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && isInterface(pkg, receiverName(fn)) {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	f.Decls = keep
+	var b bytes.Buffer
+	if err := printer.Fprint(&b, fset, f); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func receiverName(fn *ast.FuncDecl) string {
+	e := fn.Recv.List[0].Type
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+func isInterface(pkg *loader.Package, name string) bool {
+	obj := pkg.Types.Scope().Lookup(name)
+	if obj == nil {
+		return false
+	}
+	_, ok := obj.Type().Underlying().(*types.Interface)
+	return ok
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/crd"
+	"github.com/modelgen/modelgen/gen/deepcopy"
 	"github.com/modelgen/modelgen/gen/openapidoc"
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/internal/writer"
@@ -34,6 +35,7 @@ func generators() []gen.Generator {
 	return []gen.Generator{
 		openapidoc.Generator{},
 		crd.Generator{},
+		deepcopy.Generator{},
 		statemachine.Generator{},
 	}
 }
