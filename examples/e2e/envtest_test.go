@@ -15,10 +15,14 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
-var dyn dynamic.Interface
+var (
+	dyn        dynamic.Interface
+	restConfig *rest.Config
+)
 
 // TestMain starts a real kube-apiserver and etcd (KUBEBUILDER_ASSETS, see
 // hack/controlplane.sh) with every generated CRD of the examples installed.
@@ -36,6 +40,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "starting the control plane:", err)
 		os.Exit(1)
 	}
+	restConfig = cfg
 	dyn = dynamic.NewForConfigOrDie(cfg)
 	code := m.Run()
 	if err := env.Stop(); err != nil {
@@ -44,7 +49,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var samples = schema.GroupVersionResource{Group: "e2e.modelgen.dev", Version: "v1", Resource: "samples"}
+var (
+	samples     = schema.GroupVersionResource{Group: "e2e.modelgen.dev", Version: "v1", Resource: "samples"}
+	paymentsGVR = schema.GroupVersionResource{Group: "payments.example.com", Version: "v1alpha1", Resource: "paymentorders"}
+)
 
 func validSample() map[string]any {
 	return map[string]any{
