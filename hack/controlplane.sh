@@ -8,9 +8,10 @@
 #   export KUBEBUILDER_ASSETS="$(hack/controlplane.sh)"
 #
 # Prints only the asset directory on stdout; progress goes to stderr. The first run takes
-# several minutes (about 6.5 min on 2 cores; the kube-apiserver link peaks near 3 GB of
-# RAM); later runs reuse the cached binaries and return at once. The versions are pinned
-# by the tools modules in hack/controlplane/{kube-apiserver,etcd}/go.mod; change them
+# minutes (6.5-10 min on 2 cores with a cold Go build cache; the kube-apiserver link needs
+# about 2.5-3 GB of RAM); later runs reuse the cached binaries and return at once. The
+# versions are pinned by the tools modules in hack/controlplane/{kube-apiserver,etcd}/go.mod
+# (each with a `tool` directive so `go mod tidy` keeps the requirement); change them
 # together with the two variables below.
 set -euo pipefail
 

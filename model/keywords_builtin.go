@@ -153,6 +153,9 @@ func (k bound) Resolve(u *Use) (any, error) {
 		if u.Param != "" {
 			return nil, errorf("%q on a time takes no parameter (it compares with the current time)", u.Name)
 		}
+		if !isStdTime(u.Type) {
+			return nil, errorf("%q on %s: validator compares only time.Time with the clock and panics on other time types", u.Name, u.Type.Deref().GoType)
+		}
 		return nil, nil
 	case KindString:
 		if k.op == "eq" || k.op == "ne" {
@@ -181,6 +184,13 @@ func (k bound) Resolve(u *Use) (any, error) {
 		}
 		return f, nil
 	}
+}
+
+// isStdTime reports time.Time: validator converts only types convertible
+// to time.Time, which metav1.Time (a struct embedding one) is not.
+func isStdTime(t *TypeRef) bool {
+	t = t.Deref()
+	return t != nil && t.ImportPath == "time" && t.TypeName == "Time"
 }
 
 func lengthParam(u *Use) (any, error) {

@@ -15,6 +15,7 @@ import (
 	"github.com/go-playground/validator/v10"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/crd"
+	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/model/vtag"
@@ -42,6 +43,7 @@ func Ident(t *model.Type) crd.TypeIdent {
 func Build(m *model.Model, target model.Target, hooks ...Hook) *Set {
 	p := &crd.Parser{Collector: m.Collector, Checker: m.Checker, AllowDangerousTypes: true}
 	crd.AddKnownTypes(p)
+	p.PackageOverrides["time"] = stdTime
 	s := &Set{Model: m, Target: target, Parser: p}
 	for _, pk := range m.Packages {
 		p.NeedPackage(pk.Loaded)
@@ -65,6 +67,14 @@ func Build(m *model.Model, target model.Target, hooks ...Hook) *Set {
 		p.Schemata[Ident(t)] = sc
 	}
 	return s
+}
+
+// stdTime gives time.Time the schema of its JSON form (an RFC 3339
+// string, as metav1.Time), where controller-tools would describe its
+// unexported fields.
+func stdTime(p *crd.Parser, pkg *loader.Package) {
+	p.Schemata[crd.TypeIdent{Name: "Time", Package: pkg}] = apiext.JSONSchemaProps{Type: "string", Format: "date-time"}
+	p.AddPackage(pkg)
 }
 
 // Schema returns the (unflattened) schema of a type.

@@ -19,7 +19,7 @@ import (
 	"github.com/modelgen/modelgen/model"
 )
 
-func loadCase(t *testing.T, name string) *model.Model {
+func loadCase(t testing.TB, name string) *model.Model {
 	t.Helper()
 	m, err := model.Load(model.Config{Dir: filepath.Join("testdata", name), Patterns: []string{"."}})
 	if err != nil {
@@ -54,7 +54,7 @@ func (o *memOutput) Open(_ *loader.Package, path string) (io.WriteCloser, error)
 
 // controllerGen runs controller-tools' own CRD generator (v0.23, the
 // version in go.mod) on a directory.
-func controllerGen(t *testing.T, dir string) map[string][]byte {
+func controllerGen(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, ".")
 	if err != nil {
@@ -85,7 +85,7 @@ func controllerGen(t *testing.T, dir string) map[string][]byte {
 	return res
 }
 
-func parse(t *testing.T, data []byte) map[string]any {
+func parse(t testing.TB, data []byte) map[string]any {
 	t.Helper()
 	var obj map[string]any
 	if err := yaml.Unmarshal(data, &obj); err != nil {

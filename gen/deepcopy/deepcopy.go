@@ -100,8 +100,7 @@ func (m *memory) Open(pkg *loader.Package, name string) (io.WriteCloser, error) 
 }
 
 // dropInterfaceMethods removes the DeepCopy methods controller-tools writes
-// for named interface types (such as the hooks interface of a generated
-// state machine): a method on an interface type does not compile.
+// for the types skipType names.
 func dropInterfaceMethods(src []byte, pkg *loader.Package) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "zz_generated.deepcopy.go", src, parser.ParseComments)
@@ -109,13 +108,22 @@ func dropInterfaceMethods(src []byte, pkg *loader.Package) ([]byte, error) {
 		return src, err
 	}
 	keep := f.Decls[:0]
+	dropped := map[*ast.CommentGroup]bool{}
 	for _, d := range f.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && isInterface(pkg, receiverName(fn)) {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && skipType(pkg, receiverName(fn)) {
+			dropped[fn.Doc] = true
 			continue
 		}
 		keep = append(keep, d)
 	}
 	f.Decls = keep
+	comments := f.Comments[:0]
+	for _, c := range f.Comments {
+		if !dropped[c] {
+			comments = append(comments, c)
+		}
+	}
+	f.Comments = comments
 	var b bytes.Buffer
 	if err := printer.Fprint(&b, fset, f); err != nil {
 		return nil, err
@@ -134,11 +142,16 @@ func receiverName(fn *ast.FuncDecl) string {
 	return ""
 }
 
-func isInterface(pkg *loader.Package, name string) bool {
+// skipType reports types that get no deepcopy methods: interfaces (a method
+// on one does not compile) and types other backends generate (they exist
+// only from the second run on, and the output must not depend on that).
+func skipType(pkg *loader.Package, name string) bool {
 	obj := pkg.Types.Scope().Lookup(name)
 	if obj == nil {
 		return false
 	}
-	_, ok := obj.Type().Underlying().(*types.Interface)
-	return ok
+	if _, ok := obj.Type().Underlying().(*types.Interface); ok {
+		return true
+	}
+	return strings.HasPrefix(filepath.Base(pkg.Fset.Position(obj.Pos()).Filename), "zz_generated.")
 }

@@ -1,0 +1,169 @@
+package writer_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/writer"
+)
+
+// tree returns every file under dir with its content.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		out[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestWriteCreatesAndReplacesAtomically(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "keep.yaml")
+	replace := filepath.Join(dir, "replace.yaml")
+	mustWrite(t, keep, "same\n")
+	mustWrite(t, replace, "old\n")
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(keep, old, old); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(replace)
+
+	files := []gen.File{
+		{Path: filepath.Join(dir, "nested", "deeper", "new.go"), Data: []byte("package x\n")},
+		{Path: replace, Data: []byte("new\n")},
+		{Path: keep, Data: []byte("same\n")},
+	}
+	res, err := writer.Write(files, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"keep.yaml": "same\n", "replace.yaml": "new\n", "nested/deeper/new.go": "package x\n"}
+	if got := tree(t, dir); !equalMaps(got, want) {
+		t.Errorf("tree after Write = %v, want %v (no temporary files may remain)", got, want)
+	}
+	if !slices.Equal(res.Written, []string{files[0].Path, replace}) || !slices.Equal(res.Unchanged, []string{keep}) || len(res.Stale) != 0 {
+		t.Errorf("result = %+v", res)
+	}
+	if st, _ := os.Stat(keep); !st.ModTime().Equal(old) {
+		t.Errorf("an unchanged file was rewritten (mtime %v, want %v)", st.ModTime(), old)
+	}
+	// a replaced file is a new file renamed over the old one, never the old
+	// one truncated and rewritten in place (a reader sees old or new, not half)
+	after, _ := os.Stat(replace)
+	if os.SameFile(before, after) {
+		t.Error("replace.yaml was rewritten in place, not replaced by rename")
+	}
+	if after.Mode().Perm() != 0o644 {
+		t.Errorf("replaced file mode %v, want 0644", after.Mode().Perm())
+	}
+}
+
+func TestWriteRejectsTwoFilesWithOnePath(t *testing.T) {
+	dir := t.TempDir()
+	for _, second := range []string{"a.yaml", "./a.yaml", "sub/../a.yaml"} {
+		files := []gen.File{
+			{Path: filepath.Join(dir, "b.yaml"), Data: []byte("b")},
+			{Path: filepath.Join(dir, "a.yaml"), Data: []byte("one")},
+			{Path: dir + string(filepath.Separator) + second, Data: []byte("two")},
+		}
+		_, err := writer.Write(files, false)
+		if err == nil || !strings.Contains(err.Error(), "two generators produce this file") {
+			t.Errorf("%s twice: err = %v, want a two-generators error", second, err)
+		}
+		if got := tree(t, dir); len(got) != 0 {
+			t.Errorf("%s twice: files were written: %v", second, got)
+		}
+	}
+}
+
+func TestCheckWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	current := filepath.Join(dir, "current.yaml")
+	stale := filepath.Join(dir, "stale.yaml")
+	missing := filepath.Join(dir, "sub", "missing.yaml")
+	mustWrite(t, current, "ok\n")
+	mustWrite(t, stale, "old\n")
+	before := tree(t, dir)
+
+	res, err := writer.Write([]gen.File{
+		{Path: stale, Data: []byte("new\n")},
+		{Path: current, Data: []byte("ok\n")},
+		{Path: missing, Data: []byte("x\n")},
+	}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tree(t, dir); !equalMaps(got, before) {
+		t.Errorf("check mode changed the tree: %v, was %v", got, before)
+	}
+	if _, err := os.Stat(filepath.Dir(missing)); !os.IsNotExist(err) {
+		t.Errorf("check mode created directory %s", filepath.Dir(missing))
+	}
+	if !slices.Equal(res.Stale, []string{stale, missing}) || !slices.Equal(res.Unchanged, []string{current}) || len(res.Written) != 0 {
+		t.Errorf("result = %+v", res)
+	}
+}
+
+// TestWriteAllOrNothing: when one file cannot be written, none of the
+// run's files may have changed, and no directory it created may remain.
+func TestWriteAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "a", "first.yaml")
+	mustWrite(t, first, "old\n")
+	// "z" is a file, so z/last.yaml cannot be created; the files sorted
+	// before it are staged (and new/deeper created) by then
+	mustWrite(t, filepath.Join(dir, "z"), "not a directory\n")
+	before := tree(t, dir)
+
+	_, err := writer.Write([]gen.File{
+		{Path: first, Data: []byte("new\n")},
+		{Path: filepath.Join(dir, "new", "deeper", "second.yaml"), Data: []byte("x\n")},
+		{Path: filepath.Join(dir, "z", "last.yaml"), Data: []byte("y\n")},
+	}, false)
+	if err == nil {
+		t.Fatal("Write succeeded although z/last.yaml cannot be created")
+	}
+	if got := tree(t, dir); !equalMaps(got, before) {
+		t.Errorf("a failed Write changed the tree:\n got %v\nwant %v", got, before)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
+		t.Errorf("a failed Write left the directory it created: %v", err)
+	}
+}
+
+func mustWrite(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}

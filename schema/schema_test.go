@@ -1,0 +1,191 @@
+package schema_test
+
+import (
+	"context"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"math"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/go-playground/validator/v10"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structural "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/crd"
+	"github.com/modelgen/modelgen/model"
+)
+
+// guardSpec mirrors testdata/guards.GuardSpec (TestGuardMirror keeps the
+// tags in step), so validator can judge the same documents as the CRD.
+type guardSpec struct {
+	Solo   bool              `json:"solo,omitempty"`
+	Peers  []string          `json:"peers,omitempty" validate:"omitzero,max=5,excluded_with=Solo,dive,max=20"`
+	Labels map[string]string `json:"labels,omitempty" validate:"omitzero,max=4,excluded_with=Solo,dive,max=20"`
+	Ratio  float64           `json:"ratio,omitempty" validate:"omitempty,gte=0.5,lte=2.5"`
+	Addr   *string           `json:"addr,omitempty" validate:"omitzero,max=45,ip"`
+	Name   string            `json:"name" validate:"omitnil,min=3,max=10"`
+	Count  int32             `json:"count,omitempty" validate:"omitzero,gte=2"`
+}
+
+func TestGuardMirror(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("testdata", "guards", "types.go"), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok && ts.Name.Name == "GuardSpec" {
+			for _, fld := range ts.Type.(*ast.StructType).Fields.List {
+				tag, _ := strconv.Unquote(fld.Tag.Value)
+				want = append(want, tag)
+			}
+		}
+		return true
+	})
+	rt := reflect.TypeOf(guardSpec{})
+	if rt.NumField() != len(want) {
+		t.Fatalf("mirror has %d fields, testdata %d", rt.NumField(), len(want))
+	}
+	for i := range want {
+		if got := string(rt.Field(i).Tag); got != want[i] {
+			t.Errorf("field %d: mirror tag %q, testdata tag %q", i, got, want[i])
+		}
+	}
+}
+
+// guardCRD builds the CRD of testdata/guards as the CLI does; crd.Build runs
+// the API server's own CRD validation (structural schema, CEL compilation,
+// cost budget), so every guard written into a rule must compile.
+func guardCRD(t *testing.T) *apiext.JSONSchemaProps {
+	t.Helper()
+	m, err := model.Load(model.Config{Dir: filepath.Join("testdata", "guards"), Patterns: []string{"."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Diags.HasErrors() {
+		t.Fatalf("load: %v", m.Diags)
+	}
+	results, diags := crd.Build(&gen.Context{Model: m, Configs: map[string]gen.Config{}})
+	if diags.HasErrors() {
+		t.Fatalf("the API server rejects the CRD:\n%v", diags)
+	}
+	if len(results) != 1 {
+		t.Fatalf("%d CRDs, want 1", len(results))
+	}
+	return results[0].CRD.Spec.Versions[0].Schema.OpenAPIV3Schema
+}
+
+// The API server's per-call CEL limit and per-request budget
+// (k8s.io/apiserver/pkg/apis/cel PerCallLimit and RuntimeCELCostBudget).
+const perCallLimit, celBudget = 1000000, 10000000
+
+// apiServer validates objects the way the API server does on create: the
+// OpenAPI schema validator, then the CEL rules.
+type apiServer struct {
+	s    *structural.Structural
+	cel  *cel.Validator
+	open apiservervalidation.SchemaValidator
+}
+
+func newAPIServer(t *testing.T, root *apiext.JSONSchemaProps) apiServer {
+	t.Helper()
+	internal := &apiextensions.JSONSchemaProps{}
+	if err := apiext.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(root, internal, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := structural.NewStructural(internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, _, err := apiservervalidation.NewSchemaValidator(internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return apiServer{s, cel.NewValidator(s, true, perCallLimit), sv}
+}
+
+func (a apiServer) validate(obj map[string]any) field.ErrorList {
+	errs := apiservervalidation.ValidateCustomResource(field.NewPath("root"), obj, a.open)
+	celErrs, _ := a.cel.Validate(context.Background(), field.NewPath("root"), a.s, obj, nil, celBudget)
+	return append(errs, celErrs...)
+}
+
+// TestGuardsAgreeWithValidator: in the CRD, the checks after omitempty,
+// omitzero and omitnil let through exactly what validator lets through.
+func TestGuardsAgreeWithValidator(t *testing.T) {
+	server := newAPIServer(t, guardCRD(t))
+	v := validator.New()
+	tests := []struct {
+		spec  string
+		valid bool // validator's verdict, checked below as well
+	}{
+		{`{"name":"abc"}`, true},
+		{`{}`, false},                                   // omitnil skips nothing on a string
+		{`{"name":""}`, false},                          // idem
+		{`{"name":"abc","solo":true,"peers":[]}`, true}, // omitzero skips an empty list...
+		{`{"name":"abc","solo":true,"peers":["a"]}`, false},
+		{`{"name":"abc","solo":false,"peers":["a"]}`, true},
+		{`{"name":"abc","peers":["a","b","c","d","e","f"]}`, false},
+		{`{"name":"abc","solo":true,"labels":{}}`, true}, // ...and an empty map
+		{`{"name":"abc","solo":true,"labels":{"a":"b"}}`, false},
+		{`{"name":"abc","ratio":0}`, true}, // omitempty skips 0
+		{`{"name":"abc","ratio":0.4}`, false},
+		{`{"name":"abc","ratio":0.5}`, true},
+		{`{"name":"abc","ratio":1}`, true},
+		{`{"name":"abc","ratio":2.6}`, false},
+		{`{"name":"abc","addr":""}`, true}, // omitzero skips a pointer to ""
+		{`{"name":"abc","addr":"10.0.0.1"}`, true},
+		{`{"name":"abc","addr":"nope"}`, false},
+		{`{"name":"abc","count":0}`, true},
+		{`{"name":"abc","count":1}`, false},
+		{`{"name":"abc","count":2}`, true},
+	}
+	for _, tt := range tests {
+		var mirror guardSpec
+		if err := json.Unmarshal([]byte(tt.spec), &mirror); err != nil {
+			t.Fatal(err)
+		}
+		byValidator := v.Struct(mirror) == nil
+		var spec map[string]any
+		if err := json.Unmarshal([]byte(tt.spec), &spec); err != nil {
+			t.Fatal(err)
+		}
+		errs := server.validate(map[string]any{"apiVersion": "guards.example.com/v1", "kind": "Guard", "spec": intsAsInt64(spec)})
+		if byValidator != tt.valid {
+			t.Errorf("%s: validator says %v, the table says %v", tt.spec, byValidator, tt.valid)
+		}
+		if (len(errs) == 0) != byValidator {
+			t.Errorf("%s: validator says %v, the API server says %v", tt.spec, byValidator, errs.ToAggregate())
+		}
+	}
+}
+
+// intsAsInt64 converts whole JSON numbers to int64, as the API server's
+// decoder does.
+func intsAsInt64(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = intsAsInt64(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = intsAsInt64(e)
+		}
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x)
+		}
+	}
+	return v
+}
