@@ -49,7 +49,11 @@ func registerRuntimeOnly() {
 			if _, done := registry[name]; done || name == "jwt_claims" {
 				continue
 			}
-			register(runtimeOnly{name: name, doc: "see validator's documentation", why: row.why, ok: row.ok})
+			doc := runtimeDocs[name]
+			if doc == "" {
+				doc = "see validator's documentation"
+			}
+			register(runtimeOnly{name: name, doc: doc, why: row.why, ok: row.ok})
 		}
 	}
 }
@@ -68,4 +72,94 @@ func splitWords(s string) []string {
 		}
 	}
 	return out
+}
+
+// runtimeDocs says in one line what each runtime-only keyword checks.
+var runtimeDocs = map[string]string{
+	"isdefault":                     "the value is the zero value",
+	"skip_unless":                   "skips the checks unless the named field has the given value",
+	"eqcsfield":                     "equals a field of another struct (namespace path)",
+	"necsfield":                     "differs from a field of another struct",
+	"gtcsfield":                     "greater than a field of another struct",
+	"gtecsfield":                    "at least a field of another struct",
+	"ltcsfield":                     "less than a field of another struct",
+	"ltecsfield":                    "at most a field of another struct",
+	"fieldcontains":                 "contains the value of the named field",
+	"fieldexcludes":                 "does not contain the value of the named field",
+	"postcode_iso3166_alpha2_field": "a postcode of the country in the named field",
+	"validateFn":                    "calls a method of the value",
+	"eq_ignore_case":                "equals the text, ignoring case",
+	"ne_ignore_case":                "differs from the text, ignoring case",
+	"lowercase":                     "non-empty and all lowercase",
+	"uppercase":                     "non-empty and all uppercase",
+	"rgb":                           "an rgb() color",
+	"rgba":                          "an rgba() color",
+	"hsl":                           "an hsl() color",
+	"hsla":                          "an hsla() color",
+	"cmyk":                          "a cmyk() color",
+	"url":                           "a URL with a scheme",
+	"http_url":                      "an http or https URL with a host",
+	"https_url":                     "an https URL with a host",
+	"uri":                           "a URI",
+	"origin":                        "a web origin (scheme, host, port)",
+	"urn_rfc8141":                   "an RFC 8141 URN",
+	"urn_rfc2141":                   "an RFC 2141 URN",
+	"url_encoded":                   "percent-encoded text",
+	"html":                          "contains an HTML tag",
+	"html_encoded":                  "contains an HTML entity",
+	"datauri":                       "a data: URI with base64 content",
+	"file":                          "an existing file",
+	"filepath":                      "a valid file path",
+	"image":                         "an existing image file",
+	"mimetype":                      "a file of one of the MIME types",
+	"dir":                           "an existing directory",
+	"dirpath":                       "a valid directory path",
+	"uds_exists":                    "an existing Unix domain socket",
+	"isbn":                          "an ISBN-10 or ISBN-13 with a valid checksum",
+	"isbn10":                        "an ISBN-10 with a valid checksum",
+	"isbn13":                        "an ISBN-13 with a valid checksum",
+	"issn":                          "an ISSN with a valid checksum",
+	"btc_addr":                      "a Bitcoin address with a valid checksum",
+	"btc_addr_bech32":               "a Bech32 Bitcoin address with a valid checksum",
+	"eth_addr":                      "an Ethereum address",
+	"eth_addr_checksum":             "an Ethereum address with a valid checksum",
+	"credit_card":                   "a credit card number (Luhn)",
+	"luhn_checksum":                 "digits with a valid Luhn checksum",
+	"bic_iso_9362_2014":             "an ISO 9362:2014 BIC",
+	"bic":                           "an ISO 9362 BIC",
+	"tcp4_addr":                     "a resolvable TCP over IPv4 address",
+	"tcp6_addr":                     "a resolvable TCP over IPv6 address",
+	"tcp_addr":                      "a resolvable TCP address",
+	"udp4_addr":                     "a resolvable UDP over IPv4 address",
+	"udp6_addr":                     "a resolvable UDP over IPv6 address",
+	"udp_addr":                      "a resolvable UDP address",
+	"ip4_addr":                      "a resolvable IPv4 address",
+	"ip6_addr":                      "a resolvable IPv6 address",
+	"ip_addr":                       "a resolvable IP address",
+	"unix_addr":                     "a resolvable Unix address",
+	"hostname_port":                 "host:port with a port from 1 to 65535",
+	"port":                          "a port number from 1 to 65535",
+	"mac":                           "a MAC address (net.ParseMAC)",
+	"fqdn":                          "a fully qualified domain name",
+	"hostname_label":                "one DNS label of 1 to 63 characters",
+	"json":                          "valid JSON text",
+	"datetime":                      "a time in the given Go layout",
+	"timezone":                      "an IANA time zone name",
+	"duration":                      "a Go duration such as 1h30m",
+	"cron":                          "a cron expression",
+	"mongodb_connection_string":     "a MongoDB connection string",
+	"spicedb":                       "a SpiceDB id, permission or type",
+	"dns_rfc1035_label":             "an RFC 1035 DNS label",
+	"iso3166_1_alpha2":              "an ISO 3166-1 alpha-2 country code",
+	"iso3166_1_alpha2_eu":           "an ISO 3166-1 alpha-2 code of an EU country",
+	"iso3166_1_alpha3":              "an ISO 3166-1 alpha-3 country code",
+	"iso3166_1_alpha3_eu":           "an ISO 3166-1 alpha-3 code of an EU country",
+	"iso3166_1_alpha_numeric":       "an ISO 3166-1 numeric country code",
+	"iso3166_1_alpha_numeric_eu":    "an ISO 3166-1 numeric code of an EU country",
+	"iso3166_2":                     "an ISO 3166-2 subdivision code",
+	"iso4217":                       "an ISO 4217 currency code",
+	"iso4217_numeric":               "an ISO 4217 numeric currency code",
+	"bcp47_language_tag":            "a BCP 47 language tag",
+	"bcp47_strict_language_tag":     "a strictly valid BCP 47 language tag",
+	"postcode_iso3166_alpha2":       "a postcode of the given country",
 }

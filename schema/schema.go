@@ -83,6 +83,9 @@ func (s *Set) Schema(t *model.Type) apiext.JSONSchemaProps {
 }
 
 func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
+	if s.Target == model.TargetOpenAPI {
+		markNullable(t, sc)
+	}
 	for _, f := range t.Fields {
 		if f.Validate == nil || f.JSONName == "" || f.Skip || f.Validate.Syn.Skip {
 			continue
@@ -104,6 +107,22 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 	sc.Required = slices.Compact(sc.Required)
 }
 
+// markNullable sets nullable on the properties whose Go type decodes JSON
+// null (pointers, slices, maps), in the OpenAPI document only: the API
+// server drops such nulls before validating (it prunes nulls of
+// non-nullable fields), which a CRD says by leaving nullable unset.
+func markNullable(t *model.Type, sc *apiext.JSONSchemaProps) {
+	for _, f := range t.Fields {
+		if f.JSONName == "" || f.Skip || f.Type.Kind == model.KindBytes || !f.Type.Nillable() {
+			continue
+		}
+		if prop, ok := sc.Properties[f.JSONName]; ok {
+			prop.Nullable = true
+			sc.Properties[f.JSONName] = prop
+		}
+	}
+}
+
 // explicitPresence reports kubebuilder markers that already decide whether
 // the field must be present.
 func explicitPresence(f *model.Field) bool {
@@ -123,12 +142,14 @@ func (s *Set) applyLevel(owner *model.Type, f *model.Field, parent, self *apiext
 	if lv.Omit == vtag.OmitNever {
 		guarded = len(lv.Checks)
 	}
-	s.applyChecks(owner, f, parent, self, lv, lv.Checks[:guarded], "")
-	s.applyChecks(owner, f, parent, self, lv, lv.Checks[guarded:], zeroGuard(lv))
+	s.applyChecks(owner, f, parent, self, lv, lv.Checks[:guarded], "", false)
+	s.applyChecks(owner, f, parent, self, lv, lv.Checks[guarded:], zeroGuard(lv), lv.Omit != vtag.OmitNil || lv.Type.Nillable())
 	s.applyChildren(owner, f, self, lv)
 }
 
-func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiext.JSONSchemaProps, lv *model.Level, checks []*model.Check, guard string) {
+// applyChecks lays checks over a value's schema; omitted says the omit
+// keyword may skip them, so they never make the field required.
+func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiext.JSONSchemaProps, lv *model.Level, checks []*model.Check, guard string, omitted bool) {
 	if len(checks) == 0 {
 		return
 	}
@@ -151,7 +172,7 @@ func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiex
 			parent.XValidations = append(parent.XValidations, r)
 		}
 		for _, n := range scratchParent.Required {
-			if !slices.Contains(parent.Required, n) {
+			if !omitted && !slices.Contains(parent.Required, n) {
 				parent.Required = append(parent.Required, n)
 			}
 		}
@@ -345,14 +366,15 @@ func rejectsZero(lv *model.Level, checks []*model.Check) bool {
 // zeroFails reports whether a missing field (the zero value after
 // json.Unmarshal) fails the field's checks: then the schema must require it.
 func zeroFails(f *model.Field) bool {
-	if f.Required() {
-		return true
-	}
 	lv := f.Validate.Root
 	checks := lv.Checks
 	// omitnil on a value that cannot be nil skips nothing
 	if lv.Omit != vtag.OmitNever && (lv.Omit != vtag.OmitNil || lv.Type.Nillable()) {
 		checks = checks[:lv.Guarded]
+	}
+	// `required` after omitempty never sees a missing field
+	if (&model.Level{Checks: checks}).Has("required") != nil {
+		return true
 	}
 	if lv.Type.Kind == model.KindPointer {
 		return len(checks) > 0

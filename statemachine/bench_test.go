@@ -6,7 +6,7 @@ import (
 	"github.com/modelgen/modelgen/statemachine"
 )
 
-func BenchmarkFire(b *testing.B) {
+func BenchmarkFireWithHooks(b *testing.B) {
 	b.ReportAllocs()
 	var exits, enters int
 	h := countingHooks{&exits, &enters}
@@ -21,6 +21,16 @@ func BenchmarkFire(b *testing.B) {
 func BenchmarkLookup(b *testing.B) {
 	for b.Loop() {
 		if _, err := payment.Lookup(Submitted, "Authorize"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMachineFire(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		phase := Submitted
+		if err := payment.Fire(&phase, "Authorize"); err != nil {
 			b.Fatal(err)
 		}
 	}

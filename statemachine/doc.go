@@ -19,8 +19,9 @@
 // [Machine.Fire] looks the transition up for the current state and the event
 // and moves the state. [Fire] does the same with [Hooks]: the guard of a
 // guarded transition is asked first, then the exit hook runs, the state
-// changes, and the entry hook runs. A successful transition allocates
-// nothing.
+// changes, and the entry hook runs. [Take] is Fire for generated code, which
+// already knows the transition's index. A successful transition allocates
+// nothing; hooks are a type parameter, so passing a struct does not box it.
 //
 // Every refusal is a [*TransitionError] naming the machine, the state, the
 // event and the [Reason]; errors.Is matches it against [ErrNoTransition],
@@ -31,6 +32,8 @@
 // modelgen writes, beside the type that carries the tag, a typed event type,
 // one method per event on that type (status.Authorize()), Can queries, and a
 // hooks interface with one method per guard, so that a missing guard is a
-// compile error. See docs/state-machines.md in the modelgen repository for
-// the tag grammar.
+// compile error. The event methods dispatch with a switch on the phase and
+// call this package to refuse, to run guards and hooks, and for events fired
+// by value. See docs/state-machines.md in the modelgen repository for the
+// tag grammar.
 package statemachine

@@ -84,3 +84,16 @@ func ExampleMachine_Lookup() {
 	// Submitted -Authorize-> Authorized <nil>
 	// Phase: cannot Settle from Submitted: no such transition
 }
+
+// The index passed to Take is the transition's position in Transitions,
+// which generated code knows for each state.
+func ExampleTake() {
+	phase := Submitted
+	err := statemachine.Take(payment, &phase, 0, "Authorize", statemachine.NoHooks[Phase, Event]{})
+	fmt.Println(err, phase)
+	err = statemachine.Take(payment, &phase, -1, "Authorize", statemachine.NoHooks[Phase, Event]{})
+	fmt.Println(err)
+	// Output:
+	// <nil> Authorized
+	// Phase: cannot Authorize from Authorized: no such transition
+}

@@ -53,3 +53,26 @@ func Fire[S State, E Event, H Hooks[S, E]](m *Machine[S, E], state *S, ev E, h H
 	h.Enter(t)
 	return nil
 }
+
+// Take is Fire for generated code, which finds the index i of the
+// transition (in Transitions order) with a switch on the state, faster than
+// a lookup; i is -1 when the state has no transition on ev. A wrong index
+// falls back to Fire, so Take is never less correct than Fire.
+func Take[S State, E Event, H Hooks[S, E]](m *Machine[S, E], state *S, i int, ev E, h H) error {
+	if uint(i) >= uint(len(m.all)) {
+		return Fire(m, state, ev, h)
+	}
+	t := &m.all[i]
+	if t.Event != ev || t.From != *state {
+		return Fire(m, state, ev, h)
+	}
+	if t.Guard != "" {
+		if err := h.Guard(*t); err != nil {
+			return &TransitionError{Machine: m.name, State: string(t.From), Event: string(ev), Reason: GuardRefused, To: string(t.To), Guard: t.Guard, Err: err}
+		}
+	}
+	h.Exit(*t)
+	*state = t.To
+	h.Enter(*t)
+	return nil
+}

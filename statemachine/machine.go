@@ -169,34 +169,63 @@ func (m *Machine[S, E]) Terminal(s S) bool {
 
 // Can reports whether ev has a transition out of from. Guards are not asked.
 func (m *Machine[S, E]) Can(from S, ev E) bool {
-	_, err := m.Lookup(from, ev)
-	return err == nil
+	_, r := m.lookup(from, ev)
+	return r == 0
 }
 
 // Lookup finds the transition ev takes out of from; the error is a
 // *TransitionError when there is none.
 func (m *Machine[S, E]) Lookup(from S, ev E) (Transition[S, E], error) {
+	t, r := m.lookup(from, ev)
+	if r != 0 {
+		return t, m.refuse(from, ev, r)
+	}
+	return t, nil
+}
+
+// lookup is Lookup without the error value, which would allocate.
+func (m *Machine[S, E]) lookup(from S, ev E) (Transition[S, E], Reason) {
 	i, ok := m.find(from)
 	if !ok {
-		return Transition[S, E]{}, m.refuse(from, ev, UnknownState)
+		return Transition[S, E]{}, UnknownState
 	}
 	out := m.out[i]
 	for k := range out {
 		if out[k].Event == ev {
-			return out[k], nil
+			return out[k], 0
 		}
 	}
 	if len(out) == 0 {
-		return Transition[S, E]{}, m.refuse(from, ev, Terminal)
+		return Transition[S, E]{}, Terminal
 	}
-	return Transition[S, E]{}, m.refuse(from, ev, NoTransition)
+	return Transition[S, E]{}, NoTransition
 }
 
 // Fire moves *state along the transition ev takes out of it, without hooks.
 // A guarded transition is refused (with ErrNoHooks as the cause): use the
 // function Fire with the application's hooks for those.
 func (m *Machine[S, E]) Fire(state *S, ev E) error {
-	return Fire(m, state, ev, NoHooks[S, E]{})
+	if t := m.transition(*state, ev); t != nil && t.Guard == "" {
+		*state = t.To
+		return nil
+	}
+	return Fire(m, state, ev, NoHooks[S, E]{}) // the refusal, with its reason
+}
+
+// transition is the fast path of a lookup: the transition ev takes out of
+// from, or nil.
+func (m *Machine[S, E]) transition(from S, ev E) *Transition[S, E] {
+	i, ok := m.find(from)
+	if !ok {
+		return nil
+	}
+	out := m.out[i]
+	for k := range out {
+		if out[k].Event == ev {
+			return &out[k]
+		}
+	}
+	return nil
 }
 
 func (m *Machine[S, E]) refuse(from S, ev E, r Reason) *TransitionError {

@@ -195,3 +195,17 @@ func TestLargeMachine(t *testing.T) {
 		t.Error("a duplicate state in a large machine was accepted")
 	}
 }
+
+// TestTakeFallsBack: a wrong index is never trusted.
+func TestTakeFallsBack(t *testing.T) {
+	for _, i := range []int{-1, 1, 7, 1 << 30} {
+		phase := Submitted
+		if err := statemachine.Take(payment, &phase, i, "Authorize", statemachine.NoHooks[Phase, Event]{}); err != nil || phase != Authorized {
+			t.Errorf("Take with index %d: %v, %s", i, err, phase)
+		}
+	}
+	phase := Authorized
+	if err := statemachine.Take(payment, &phase, 1, "Settle", audit{funded: false}); !errors.Is(err, statemachine.ErrGuardRefused) {
+		t.Errorf("Take on a guarded transition: %v", err)
+	}
+}

@@ -1,8 +1,10 @@
-// Package statemachine is the backend of the `state` tag: for each struct
-// with a state tag it writes typed Go code (zz_generated.statemachine.go in
-// the struct's package) and a Mermaid diagram (<docs dir>/<Type>-statemachine.md),
-// and its Hook makes the CRD and OpenAPI schemas carry the machine as an enum
-// and CEL transition rules.
+// Package statemachine is the backend of the `state` tag (parsed and checked
+// by model/statetag). For each struct with a state tag it writes typed Go
+// code (zz_generated.statemachine.go in the struct's package) and a Mermaid
+// diagram (<docs dir>/<Type>-statemachine.md). Its Hook makes the CRD and
+// OpenAPI schemas carry the machine as an enum and CEL transition rules
+// (Rules), and Extension describes it to the compatibility gate
+// (x-modelgen-state-machine).
 //
 // # Generated Go
 //
@@ -21,7 +23,11 @@
 //	func (s *PaymentOrderStatus) PhaseTransitions() []PaymentPhaseTransition
 //	func (s *PaymentOrderStatus) InitPhase() bool
 //
-// and a staleness guard that stops compiling when the phase constants change.
+// The event methods dispatch with a switch on the phase; refusals (typed
+// errors), guards and hooks go through the runtime. A staleness guard stops
+// the package compiling when the phase constants change.
+//
+// See docs/state-machines.md for the user's guide.
 package statemachine
 
 import (

@@ -200,21 +200,77 @@ func (g *goGen) arrows(ev string) string {
 	return strings.Join(out, ", ")
 }
 
+// eventMethods writes the methods of one event. They dispatch with a switch
+// on the phase, which the compiler turns into a few comparisons, and leave
+// refusals (and their typed errors) and hooks to the runtime.
 func (g *goGen) eventMethods(ev string) {
 	c := jen.Id(g.n.EventConst(ev))
-	fire := jen.Qual(runtimePath, "Fire").Call(jen.Id(g.n.machineVar), g.field(), c, jen.Id(g.n.adapter).Values(jen.Id("s"), jen.Id("h")))
+	phase := jen.Id("s").Dot(g.m.Field.GoName)
 	if !g.m.Guarded(ev) {
 		g.doc("%s fires %s (%s) without hooks; %sWith runs them.\nThe error is a *statemachine.TransitionError.", ev, ev, g.arrows(ev), ev)
 		g.f.Func().Params(g.recv()).Id(ev).Params().Error().Block(
+			jen.Switch(phase.Clone()).BlockFunc(func(sw *jen.Group) {
+				for _, to := range g.targets(ev) {
+					sw.Case(g.sources(ev, to)...).Block(
+						phase.Clone().Op("=").Add(g.state(to)),
+						jen.Return(jen.Nil()),
+					)
+				}
+			}),
 			jen.Return(jen.Id(g.n.machineVar).Dot("Fire").Call(g.field(), c)),
 		)
 	}
 	g.doc("%sWith fires %s (%s): it asks the guard, if any, runs\nh.OnExit, moves %s and runs h.OnEnter. The error is a\n*statemachine.TransitionError.", ev, ev, g.arrows(ev), g.m.Field.GoName)
-	g.f.Func().Params(g.recv()).Id(ev + "With").Params(jen.Id("h").Id(g.n.Hooks)).Error().Block(jen.Return(fire))
-	g.doc("Can%s reports whether %s has a transition out of the current %s\n(guards are not asked).", ev, ev, g.m.Field.GoName)
-	g.f.Func().Params(g.recv()).Id("Can" + ev).Params().Bool().Block(
-		jen.Return(jen.Id(g.n.machineVar).Dot("Can").Call(jen.Id("s").Dot(g.m.Field.GoName), c)),
+	g.f.Func().Params(g.recv()).Id(ev+"With").Params(jen.Id("h").Id(g.n.Hooks)).Error().Block(
+		jen.Id("i").Op(":=").Lit(-1),
+		jen.Switch(phase.Clone()).BlockFunc(func(sw *jen.Group) {
+			for i, t := range g.m.Transitions {
+				if t.Event == ev {
+					sw.Case(g.state(t.From)).Block(jen.Id("i").Op("=").Lit(i))
+				}
+			}
+		}),
+		jen.Return(jen.Qual(runtimePath, "Take").Call(jen.Id(g.n.machineVar), g.field(), jen.Id("i"), c, jen.Id(g.n.adapter).Values(jen.Id("s"), jen.Id("h")))),
 	)
+	g.doc("Can%s reports whether %s has a transition out of the current %s\n(guards are not asked).", ev, ev, g.m.Field.GoName)
+	g.f.Func().Params(g.recv()).Id("Can"+ev).Params().Bool().Block(
+		jen.Switch(phase.Clone()).Block(
+			jen.Case(g.allSources(ev)...).Block(jen.Return(jen.True())),
+		),
+		jen.Return(jen.False()),
+	)
+}
+
+// targets lists the distinct targets of an event, in transition order.
+func (g *goGen) targets(ev string) []string {
+	var out []string
+	for _, t := range g.m.Transitions {
+		if t.Event == ev && !contains(out, t.To) {
+			out = append(out, t.To)
+		}
+	}
+	return out
+}
+
+// sources are the states from which ev leads to one target.
+func (g *goGen) sources(ev, to string) []jen.Code {
+	var out []jen.Code
+	for _, t := range g.m.Transitions {
+		if t.Event == ev && t.To == to {
+			out = append(out, g.state(t.From))
+		}
+	}
+	return out
+}
+
+func (g *goGen) allSources(ev string) []jen.Code {
+	var out []jen.Code
+	for _, t := range g.m.Transitions {
+		if t.Event == ev {
+			out = append(out, g.state(t.From))
+		}
+	}
+	return out
 }
 
 func (g *goGen) helpers() {

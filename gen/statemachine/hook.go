@@ -17,27 +17,22 @@ const maxDescribedDiagram = 2048
 // Hook is the schema.Hook of state machines. For a struct with a state tag
 // it sets the phase property's enum to the machine's states, adds the CEL
 // transition rules (Rules) to the struct, and, in CRDs, appends the Mermaid
-// diagram to the phase's description. It reports only errors: the
-// generator reports the warnings, once.
-func Hook(t *model.Type, s *apiext.JSONSchemaProps, target model.Target, diags *model.Diagnostics) {
+// diagram to the phase's description. A tag with errors adds nothing; the
+// Generator reports its diagnostics, once (the hook runs for each target).
+func Hook(t *model.Type, s *apiext.JSONSchemaProps, target model.Target, _ *model.Diagnostics) {
 	for _, f := range t.Fields {
 		if !f.State.Set || f.JSONName == "" {
 			continue
 		}
 		m, d := statetag.Resolve(t, f)
 		if d.HasErrors() || m == nil {
-			for _, e := range d {
-				if e.Severity == model.Error {
-					diags.Add(model.Diagnostics{e})
-				}
-			}
 			return
 		}
 		prop, ok := s.Properties[f.JSONName]
 		if !ok {
 			return
 		}
-		prop.Enum = enum(m)
+		prop.Enum = Enum(m)
 		if target == model.TargetCRD {
 			describe(&prop, m)
 		}
@@ -47,7 +42,8 @@ func Hook(t *model.Type, s *apiext.JSONSchemaProps, target model.Target, diags *
 	}
 }
 
-func enum(m *statetag.Machine) []apiext.JSON {
+// Enum is the phase property's enum: the machine's states.
+func Enum(m *statetag.Machine) []apiext.JSON {
 	out := make([]apiext.JSON, len(m.States))
 	for i, s := range m.States {
 		raw, _ := json.Marshal(s.Value)
@@ -65,4 +61,20 @@ func describe(prop *apiext.JSONSchemaProps, m *statetag.Machine) {
 		prop.Description += "\n\n"
 	}
 	prop.Description += "The " + m.Name + " state machine (enforced by the API server):\n" + diagram
+}
+
+// Extension is the OpenAPI property extension of state machines (an
+// openapi.PropertyExtension): on a phase field with a valid state tag it is
+// x-modelgen-state-machine: {name, initial, states, transitions: [{from,
+// event, to}]}, the contract the compatibility gate reads. Guards are not
+// part of it.
+func Extension(t *model.Type, f *model.Field) map[string]any {
+	if !f.State.Set {
+		return nil
+	}
+	m, d := statetag.Resolve(t, f)
+	if m == nil || d.HasErrors() {
+		return nil
+	}
+	return map[string]any{statetag.ExtensionName: m.Extension()}
 }

@@ -8,7 +8,7 @@ import (
 
 // extensions describe features in the OpenAPI document, for the gate.
 func extensions() []func(*model.Type, *model.Field) map[string]any {
-	return nil
+	return []func(*model.Type, *model.Field) map[string]any{statemachine.Extension}
 }
 
 // hooks are the schema additions of features beyond validate tags.

@@ -77,6 +77,11 @@ func (a paymentPhaseHookAdapter) Enter(t PaymentPhaseTransition) {
 // Authorize fires Authorize (Submitted->Authorized) without hooks; AuthorizeWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *PaymentOrderStatus) Authorize() error {
+	switch s.Phase {
+	case PhaseSubmitted:
+		s.Phase = PhaseAuthorized
+		return nil
+	}
 	return paymentPhaseMachine.Fire(&s.Phase, PaymentPhaseEventAuthorize)
 }
 
@@ -84,18 +89,32 @@ func (s *PaymentOrderStatus) Authorize() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) AuthorizeWith(h PaymentPhaseHooks) error {
-	return statemachine.Fire(paymentPhaseMachine, &s.Phase, PaymentPhaseEventAuthorize, paymentPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case PhaseSubmitted:
+		i = 0
+	}
+	return statemachine.Take(paymentPhaseMachine, &s.Phase, i, PaymentPhaseEventAuthorize, paymentPhaseHookAdapter{s, h})
 }
 
 // CanAuthorize reports whether Authorize has a transition out of the current Phase
 // (guards are not asked).
 func (s *PaymentOrderStatus) CanAuthorize() bool {
-	return paymentPhaseMachine.Can(s.Phase, PaymentPhaseEventAuthorize)
+	switch s.Phase {
+	case PhaseSubmitted:
+		return true
+	}
+	return false
 }
 
 // Process fires Process (Authorized->Processed) without hooks; ProcessWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *PaymentOrderStatus) Process() error {
+	switch s.Phase {
+	case PhaseAuthorized:
+		s.Phase = PhaseProcessed
+		return nil
+	}
 	return paymentPhaseMachine.Fire(&s.Phase, PaymentPhaseEventProcess)
 }
 
@@ -103,18 +122,32 @@ func (s *PaymentOrderStatus) Process() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) ProcessWith(h PaymentPhaseHooks) error {
-	return statemachine.Fire(paymentPhaseMachine, &s.Phase, PaymentPhaseEventProcess, paymentPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case PhaseAuthorized:
+		i = 1
+	}
+	return statemachine.Take(paymentPhaseMachine, &s.Phase, i, PaymentPhaseEventProcess, paymentPhaseHookAdapter{s, h})
 }
 
 // CanProcess reports whether Process has a transition out of the current Phase
 // (guards are not asked).
 func (s *PaymentOrderStatus) CanProcess() bool {
-	return paymentPhaseMachine.Can(s.Phase, PaymentPhaseEventProcess)
+	switch s.Phase {
+	case PhaseAuthorized:
+		return true
+	}
+	return false
 }
 
 // Settle fires Settle (Processed->Settled) without hooks; SettleWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *PaymentOrderStatus) Settle() error {
+	switch s.Phase {
+	case PhaseProcessed:
+		s.Phase = PhaseSettled
+		return nil
+	}
 	return paymentPhaseMachine.Fire(&s.Phase, PaymentPhaseEventSettle)
 }
 
@@ -122,18 +155,32 @@ func (s *PaymentOrderStatus) Settle() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) SettleWith(h PaymentPhaseHooks) error {
-	return statemachine.Fire(paymentPhaseMachine, &s.Phase, PaymentPhaseEventSettle, paymentPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case PhaseProcessed:
+		i = 2
+	}
+	return statemachine.Take(paymentPhaseMachine, &s.Phase, i, PaymentPhaseEventSettle, paymentPhaseHookAdapter{s, h})
 }
 
 // CanSettle reports whether Settle has a transition out of the current Phase
 // (guards are not asked).
 func (s *PaymentOrderStatus) CanSettle() bool {
-	return paymentPhaseMachine.Can(s.Phase, PaymentPhaseEventSettle)
+	switch s.Phase {
+	case PhaseProcessed:
+		return true
+	}
+	return false
 }
 
 // Retry fires Retry (Processed->Submitted) without hooks; RetryWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *PaymentOrderStatus) Retry() error {
+	switch s.Phase {
+	case PhaseProcessed:
+		s.Phase = PhaseSubmitted
+		return nil
+	}
 	return paymentPhaseMachine.Fire(&s.Phase, PaymentPhaseEventRetry)
 }
 
@@ -141,18 +188,32 @@ func (s *PaymentOrderStatus) Retry() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) RetryWith(h PaymentPhaseHooks) error {
-	return statemachine.Fire(paymentPhaseMachine, &s.Phase, PaymentPhaseEventRetry, paymentPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case PhaseProcessed:
+		i = 3
+	}
+	return statemachine.Take(paymentPhaseMachine, &s.Phase, i, PaymentPhaseEventRetry, paymentPhaseHookAdapter{s, h})
 }
 
 // CanRetry reports whether Retry has a transition out of the current Phase
 // (guards are not asked).
 func (s *PaymentOrderStatus) CanRetry() bool {
-	return paymentPhaseMachine.Can(s.Phase, PaymentPhaseEventRetry)
+	switch s.Phase {
+	case PhaseProcessed:
+		return true
+	}
+	return false
 }
 
 // Refund fires Refund (Settled->Refunded) without hooks; RefundWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *PaymentOrderStatus) Refund() error {
+	switch s.Phase {
+	case PhaseSettled:
+		s.Phase = PhaseRefunded
+		return nil
+	}
 	return paymentPhaseMachine.Fire(&s.Phase, PaymentPhaseEventRefund)
 }
 
@@ -160,13 +221,22 @@ func (s *PaymentOrderStatus) Refund() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) RefundWith(h PaymentPhaseHooks) error {
-	return statemachine.Fire(paymentPhaseMachine, &s.Phase, PaymentPhaseEventRefund, paymentPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case PhaseSettled:
+		i = 4
+	}
+	return statemachine.Take(paymentPhaseMachine, &s.Phase, i, PaymentPhaseEventRefund, paymentPhaseHookAdapter{s, h})
 }
 
 // CanRefund reports whether Refund has a transition out of the current Phase
 // (guards are not asked).
 func (s *PaymentOrderStatus) CanRefund() bool {
-	return paymentPhaseMachine.Can(s.Phase, PaymentPhaseEventRefund)
+	switch s.Phase {
+	case PhaseSettled:
+		return true
+	}
+	return false
 }
 
 // FirePhase fires any event of the PaymentPhase state machine. With nil hooks no hook

@@ -22,15 +22,18 @@ const (
 // +kubebuilder:resource:scope=Namespaced
 // +kubebuilder:printcolumn:name="Target",type=number,JSONPath=`.spec.availabilityTarget`
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +modelgen:access:default="read=*,write=provider-admin"
 type SLA struct {
-	metav1.TypeMeta   `json:",inline"`
+	metav1.TypeMeta   `json:",inline" access:"read=*"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec   SLASpec   `json:"spec"`
+	Spec   SLASpec   `json:"spec" access:"write=customer-admin|provider-admin"`
 	Status SLAStatus `json:"status,omitempty"`
 }
 
 // SLASpec is the agreed service level.
+//
+// +modelgen:access:default="read=*,write=provider-admin"
 type SLASpec struct {
 	// Service names the covered service.
 	Service string `json:"service" validate:"required,min=1,max=63,hostname_rfc1123"`
@@ -43,7 +46,7 @@ type SLASpec struct {
 	// ResponseMinutes is the agreed first-response time.
 	ResponseMinutes int32 `json:"responseMinutes" validate:"required,min=1,max=10080"`
 	// Contacts are notified on a breach.
-	Contacts []string `json:"contacts" validate:"required,min=1,max=5,dive,email"`
+	Contacts []string `json:"contacts" validate:"required,min=1,max=5,dive,email" access:"read=*,write=customer-admin|provider-admin"`
 	// Tier selects the support tier.
 	Tier string `json:"tier" validate:"required,oneof=bronze silver gold platinum" access:"read=customer-admin|provider-admin|auditor,write=provider-admin"`
 	// PenaltyPercent is the credit per breach.
@@ -51,6 +54,8 @@ type SLASpec struct {
 }
 
 // SLAStatus is the observed compliance.
+//
+// +modelgen:access:default="read=*,write=provider-admin"
 type SLAStatus struct {
 	// Phase is the compliance state.
 	Phase SLAPhase `json:"phase,omitempty" state:"initial=pending;pending->active:Activate;active->degraded:Degrade;degraded->active:Recover;degraded->breached:Breach;breached->resolved:Resolve"`
@@ -65,6 +70,7 @@ type SLAStatus struct {
 // SLAList is a list of SLAs.
 //
 // +kubebuilder:object:root=true
+// +modelgen:access:default=read=*
 type SLAList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`

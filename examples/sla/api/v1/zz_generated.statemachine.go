@@ -77,6 +77,11 @@ func (a slaPhaseHookAdapter) Enter(t SLAPhaseTransition) {
 // Activate fires Activate (pending->active) without hooks; ActivateWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *SLAStatus) Activate() error {
+	switch s.Phase {
+	case SLAPending:
+		s.Phase = SLAActive
+		return nil
+	}
 	return slaPhaseMachine.Fire(&s.Phase, SLAPhaseEventActivate)
 }
 
@@ -84,18 +89,32 @@ func (s *SLAStatus) Activate() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *SLAStatus) ActivateWith(h SLAPhaseHooks) error {
-	return statemachine.Fire(slaPhaseMachine, &s.Phase, SLAPhaseEventActivate, slaPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case SLAPending:
+		i = 0
+	}
+	return statemachine.Take(slaPhaseMachine, &s.Phase, i, SLAPhaseEventActivate, slaPhaseHookAdapter{s, h})
 }
 
 // CanActivate reports whether Activate has a transition out of the current Phase
 // (guards are not asked).
 func (s *SLAStatus) CanActivate() bool {
-	return slaPhaseMachine.Can(s.Phase, SLAPhaseEventActivate)
+	switch s.Phase {
+	case SLAPending:
+		return true
+	}
+	return false
 }
 
 // Degrade fires Degrade (active->degraded) without hooks; DegradeWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *SLAStatus) Degrade() error {
+	switch s.Phase {
+	case SLAActive:
+		s.Phase = SLADegraded
+		return nil
+	}
 	return slaPhaseMachine.Fire(&s.Phase, SLAPhaseEventDegrade)
 }
 
@@ -103,18 +122,32 @@ func (s *SLAStatus) Degrade() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *SLAStatus) DegradeWith(h SLAPhaseHooks) error {
-	return statemachine.Fire(slaPhaseMachine, &s.Phase, SLAPhaseEventDegrade, slaPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case SLAActive:
+		i = 1
+	}
+	return statemachine.Take(slaPhaseMachine, &s.Phase, i, SLAPhaseEventDegrade, slaPhaseHookAdapter{s, h})
 }
 
 // CanDegrade reports whether Degrade has a transition out of the current Phase
 // (guards are not asked).
 func (s *SLAStatus) CanDegrade() bool {
-	return slaPhaseMachine.Can(s.Phase, SLAPhaseEventDegrade)
+	switch s.Phase {
+	case SLAActive:
+		return true
+	}
+	return false
 }
 
 // Recover fires Recover (degraded->active) without hooks; RecoverWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *SLAStatus) Recover() error {
+	switch s.Phase {
+	case SLADegraded:
+		s.Phase = SLAActive
+		return nil
+	}
 	return slaPhaseMachine.Fire(&s.Phase, SLAPhaseEventRecover)
 }
 
@@ -122,18 +155,32 @@ func (s *SLAStatus) Recover() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *SLAStatus) RecoverWith(h SLAPhaseHooks) error {
-	return statemachine.Fire(slaPhaseMachine, &s.Phase, SLAPhaseEventRecover, slaPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case SLADegraded:
+		i = 2
+	}
+	return statemachine.Take(slaPhaseMachine, &s.Phase, i, SLAPhaseEventRecover, slaPhaseHookAdapter{s, h})
 }
 
 // CanRecover reports whether Recover has a transition out of the current Phase
 // (guards are not asked).
 func (s *SLAStatus) CanRecover() bool {
-	return slaPhaseMachine.Can(s.Phase, SLAPhaseEventRecover)
+	switch s.Phase {
+	case SLADegraded:
+		return true
+	}
+	return false
 }
 
 // Breach fires Breach (degraded->breached) without hooks; BreachWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *SLAStatus) Breach() error {
+	switch s.Phase {
+	case SLADegraded:
+		s.Phase = SLABreached
+		return nil
+	}
 	return slaPhaseMachine.Fire(&s.Phase, SLAPhaseEventBreach)
 }
 
@@ -141,18 +188,32 @@ func (s *SLAStatus) Breach() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *SLAStatus) BreachWith(h SLAPhaseHooks) error {
-	return statemachine.Fire(slaPhaseMachine, &s.Phase, SLAPhaseEventBreach, slaPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case SLADegraded:
+		i = 3
+	}
+	return statemachine.Take(slaPhaseMachine, &s.Phase, i, SLAPhaseEventBreach, slaPhaseHookAdapter{s, h})
 }
 
 // CanBreach reports whether Breach has a transition out of the current Phase
 // (guards are not asked).
 func (s *SLAStatus) CanBreach() bool {
-	return slaPhaseMachine.Can(s.Phase, SLAPhaseEventBreach)
+	switch s.Phase {
+	case SLADegraded:
+		return true
+	}
+	return false
 }
 
 // Resolve fires Resolve (breached->resolved) without hooks; ResolveWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *SLAStatus) Resolve() error {
+	switch s.Phase {
+	case SLABreached:
+		s.Phase = SLAResolved
+		return nil
+	}
 	return slaPhaseMachine.Fire(&s.Phase, SLAPhaseEventResolve)
 }
 
@@ -160,13 +221,22 @@ func (s *SLAStatus) Resolve() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *SLAStatus) ResolveWith(h SLAPhaseHooks) error {
-	return statemachine.Fire(slaPhaseMachine, &s.Phase, SLAPhaseEventResolve, slaPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case SLABreached:
+		i = 4
+	}
+	return statemachine.Take(slaPhaseMachine, &s.Phase, i, SLAPhaseEventResolve, slaPhaseHookAdapter{s, h})
 }
 
 // CanResolve reports whether Resolve has a transition out of the current Phase
 // (guards are not asked).
 func (s *SLAStatus) CanResolve() bool {
-	return slaPhaseMachine.Can(s.Phase, SLAPhaseEventResolve)
+	switch s.Phase {
+	case SLABreached:
+		return true
+	}
+	return false
 }
 
 // FirePhase fires any event of the SLAPhase state machine. With nil hooks no hook

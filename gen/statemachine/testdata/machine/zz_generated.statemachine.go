@@ -90,6 +90,11 @@ func (a orderPhaseHookAdapter) Enter(t OrderPhaseTransition) {
 // Place fires Place (Draft->Placed) without hooks; PlaceWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *OrderStatus) Place() error {
+	switch s.Phase {
+	case Draft:
+		s.Phase = Placed
+		return nil
+	}
 	return orderPhaseMachine.Fire(&s.Phase, OrderPhaseEventPlace)
 }
 
@@ -97,44 +102,76 @@ func (s *OrderStatus) Place() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) PlaceWith(h OrderPhaseHooks) error {
-	return statemachine.Fire(orderPhaseMachine, &s.Phase, OrderPhaseEventPlace, orderPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case Draft:
+		i = 0
+	}
+	return statemachine.Take(orderPhaseMachine, &s.Phase, i, OrderPhaseEventPlace, orderPhaseHookAdapter{s, h})
 }
 
 // CanPlace reports whether Place has a transition out of the current Phase
 // (guards are not asked).
 func (s *OrderStatus) CanPlace() bool {
-	return orderPhaseMachine.Can(s.Phase, OrderPhaseEventPlace)
+	switch s.Phase {
+	case Draft:
+		return true
+	}
+	return false
 }
 
 // PayWith fires Pay (Placed->Paid [PaymentCleared]): it asks the guard, if any, runs
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) PayWith(h OrderPhaseHooks) error {
-	return statemachine.Fire(orderPhaseMachine, &s.Phase, OrderPhaseEventPay, orderPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case Placed:
+		i = 1
+	}
+	return statemachine.Take(orderPhaseMachine, &s.Phase, i, OrderPhaseEventPay, orderPhaseHookAdapter{s, h})
 }
 
 // CanPay reports whether Pay has a transition out of the current Phase
 // (guards are not asked).
 func (s *OrderStatus) CanPay() bool {
-	return orderPhaseMachine.Can(s.Phase, OrderPhaseEventPay)
+	switch s.Phase {
+	case Placed:
+		return true
+	}
+	return false
 }
 
 // ShipWith fires Ship (Paid->Shipped [InStock]): it asks the guard, if any, runs
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) ShipWith(h OrderPhaseHooks) error {
-	return statemachine.Fire(orderPhaseMachine, &s.Phase, OrderPhaseEventShip, orderPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case Paid:
+		i = 2
+	}
+	return statemachine.Take(orderPhaseMachine, &s.Phase, i, OrderPhaseEventShip, orderPhaseHookAdapter{s, h})
 }
 
 // CanShip reports whether Ship has a transition out of the current Phase
 // (guards are not asked).
 func (s *OrderStatus) CanShip() bool {
-	return orderPhaseMachine.Can(s.Phase, OrderPhaseEventShip)
+	switch s.Phase {
+	case Paid:
+		return true
+	}
+	return false
 }
 
 // Deliver fires Deliver (Shipped->Delivered) without hooks; DeliverWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *OrderStatus) Deliver() error {
+	switch s.Phase {
+	case Shipped:
+		s.Phase = Delivered
+		return nil
+	}
 	return orderPhaseMachine.Fire(&s.Phase, OrderPhaseEventDeliver)
 }
 
@@ -142,18 +179,32 @@ func (s *OrderStatus) Deliver() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) DeliverWith(h OrderPhaseHooks) error {
-	return statemachine.Fire(orderPhaseMachine, &s.Phase, OrderPhaseEventDeliver, orderPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case Shipped:
+		i = 3
+	}
+	return statemachine.Take(orderPhaseMachine, &s.Phase, i, OrderPhaseEventDeliver, orderPhaseHookAdapter{s, h})
 }
 
 // CanDeliver reports whether Deliver has a transition out of the current Phase
 // (guards are not asked).
 func (s *OrderStatus) CanDeliver() bool {
-	return orderPhaseMachine.Can(s.Phase, OrderPhaseEventDeliver)
+	switch s.Phase {
+	case Shipped:
+		return true
+	}
+	return false
 }
 
 // Cancel fires Cancel (Draft->Cancelled, Placed->Cancelled, Paid->Cancelled) without hooks; CancelWith runs them.
 // The error is a *statemachine.TransitionError.
 func (s *OrderStatus) Cancel() error {
+	switch s.Phase {
+	case Draft, Placed, Paid:
+		s.Phase = Cancelled
+		return nil
+	}
 	return orderPhaseMachine.Fire(&s.Phase, OrderPhaseEventCancel)
 }
 
@@ -161,13 +212,26 @@ func (s *OrderStatus) Cancel() error {
 // h.OnExit, moves Phase and runs h.OnEnter. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) CancelWith(h OrderPhaseHooks) error {
-	return statemachine.Fire(orderPhaseMachine, &s.Phase, OrderPhaseEventCancel, orderPhaseHookAdapter{s, h})
+	i := -1
+	switch s.Phase {
+	case Draft:
+		i = 4
+	case Placed:
+		i = 5
+	case Paid:
+		i = 6
+	}
+	return statemachine.Take(orderPhaseMachine, &s.Phase, i, OrderPhaseEventCancel, orderPhaseHookAdapter{s, h})
 }
 
 // CanCancel reports whether Cancel has a transition out of the current Phase
 // (guards are not asked).
 func (s *OrderStatus) CanCancel() bool {
-	return orderPhaseMachine.Can(s.Phase, OrderPhaseEventCancel)
+	switch s.Phase {
+	case Draft, Placed, Paid:
+		return true
+	}
+	return false
 }
 
 // FirePhase fires any event of the OrderPhase state machine. With nil hooks no hook

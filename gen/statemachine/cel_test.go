@@ -1,0 +1,330 @@
+package statemachine_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	structural "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	celmodel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/apiserver/pkg/cel/environment"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/crd"
+	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/model/statetag"
+	"github.com/modelgen/modelgen/schema"
+)
+
+var (
+	examples = sync.OnceValues(func() (*model.Model, error) {
+		return model.Load(model.Config{Dir: "../../examples", Patterns: []string{"./payments/...", "./sla/..."}})
+	})
+	// mirrors are the examples' machines in testdata/crd.
+	mirrors = sync.OnceValues(func() (*model.Model, error) {
+		return model.Load(model.Config{Dir: "testdata/crd", Patterns: []string{"./..."}})
+	})
+)
+
+// exampleCRDs builds the CRDs of the examples' machines (their mirrors in
+// testdata/crd) as the CLI does, with the hook; the CRD backend runs the API
+// server's own CRD validation on them (structural schema, CEL compilation,
+// static cost budget).
+func exampleCRDs(t *testing.T) map[string]*apiext.CustomResourceDefinition {
+	t.Helper()
+	m := load(t, mirrors)
+	c := &gen.Context{Model: m, Configs: map[string]gen.Config{}, Hooks: []schema.Hook{statemachine.Hook}}
+	results, diags := crd.Build(c)
+	if diags.HasErrors() {
+		t.Fatalf("the examples' CRDs are invalid:\n%v", diags)
+	}
+	out := map[string]*apiext.CustomResourceDefinition{}
+	for _, r := range results {
+		out[r.CRD.Spec.Names.Kind] = r.CRD
+	}
+	return out
+}
+
+// validator is the API server's validation of a custom resource: the
+// OpenAPI schema validator (enum...) and the CEL validator of its root schema.
+type validator struct {
+	v      *cel.Validator
+	s      *structural.Structural
+	schema apiservervalidation.SchemaValidator
+	spec   map[string]any // a valid spec for every object
+}
+
+func newValidator(t *testing.T, root *apiext.JSONSchemaProps, spec map[string]any) validator {
+	t.Helper()
+	internal := &apiextensions.JSONSchemaProps{}
+	if err := apiext.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(root, internal, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := structural.NewStructural(internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, _, err := apiservervalidation.NewSchemaValidator(internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return validator{cel.NewValidator(s, true, celconfig.PerCallLimit), s, sv, spec}
+}
+
+// update validates a status change; an empty phase leaves it out, a nil old
+// status is a create.
+func (v validator) update(oldPhase *string, newPhase string) field.ErrorList {
+	obj := v.object(&newPhase)
+	var old any
+	if oldPhase != nil {
+		old = v.object(oldPhase)
+	}
+	var errs field.ErrorList
+	if old == nil {
+		errs = apiservervalidation.ValidateCustomResource(field.NewPath("root"), obj, v.schema)
+	} else {
+		errs = apiservervalidation.ValidateCustomResourceUpdate(field.NewPath("root"), obj, old, v.schema)
+	}
+	celErrs, _ := v.v.Validate(context.Background(), field.NewPath("root"), v.s, obj, old, celconfig.RuntimeCELCostBudget)
+	return append(errs, celErrs...)
+}
+
+func (v validator) object(phase *string) map[string]any {
+	status := map[string]any{}
+	if phase != nil && *phase != "" {
+		status["phase"] = *phase
+	}
+	obj := map[string]any{"apiVersion": "x/v1", "kind": "X", "status": status}
+	if v.spec != nil {
+		obj["spec"] = v.spec
+	}
+	return obj
+}
+
+var (
+	paymentSpec = map[string]any{"reference": "invoice 42"}
+	slaSpec     = map[string]any{"service": "checkout"}
+)
+
+func ptr(s string) *string { return &s }
+
+func TestCRDEnforcesPaymentOrderMachine(t *testing.T) {
+	po := exampleCRDs(t)["PaymentOrder"]
+	v := newValidator(t, po.Spec.Versions[0].Schema.OpenAPIV3Schema, paymentSpec)
+	for _, c := range []struct {
+		name     string
+		old      *string
+		new      string
+		wantErrs []string // each must appear in one error; none means accepted
+	}{
+		{"legal transition", ptr("Submitted"), "Authorized", nil},
+		{"legal retry", ptr("Processed"), "Submitted", nil},
+		{"legal from settled", ptr("Settled"), "Refunded", nil},
+		{"no-op update", ptr("Settled"), "Settled", nil},
+		{"no-op update without phase", ptr(""), "", nil},
+		{"illegal skip", ptr("Submitted"), "Settled", []string{"phase cannot change from Submitted to Settled"}},
+		{"out of a terminal state", ptr("Refunded"), "Submitted", []string{"phase cannot change from Refunded to Submitted"}},
+		{"backwards", ptr("Authorized"), "Submitted", []string{"phase cannot change from Authorized to Submitted"}},
+		{"clearing the phase", ptr("Processed"), "", []string{"phase cannot be cleared once set (it was Processed)"}},
+		{"create at the initial state", nil, "Submitted", nil},
+		{"create without a phase", nil, "", nil},
+		{"create past the initial state", nil, "Settled", []string{"phase must start at Submitted, the initial state of the PaymentPhase state machine, not Settled"}},
+		{"first phase past the initial state", ptr(""), "Processed", []string{"phase must start at Submitted", "not Processed"}},
+		{"first phase at the initial state", ptr(""), "Submitted", nil},
+		{"not a state", ptr("Submitted"), "Lost", []string{"Unsupported value: \"Lost\"", "phase cannot change from Submitted to Lost"}},
+		{"create with a non-state", nil, "Lost", []string{"Unsupported value: \"Lost\"", "phase must start at Submitted"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			errs := v.update(c.old, c.new)
+			if len(c.wantErrs) == 0 {
+				if len(errs) > 0 {
+					t.Fatalf("rejected: %v", errs)
+				}
+				return
+			}
+			if len(errs) == 0 {
+				t.Fatalf("accepted, want %q", c.wantErrs)
+			}
+			for _, e := range errs {
+				if e.Type == field.ErrorTypeInternal || strings.Contains(e.Detail, "no such key") {
+					t.Fatalf("the rule crashed: %v", e)
+				}
+			}
+			for _, want := range c.wantErrs {
+				if !strings.Contains(errs.ToAggregate().Error(), want) {
+					t.Errorf("errors %v do not say %q", errs, want)
+				}
+			}
+			for _, e := range errs {
+				if e.Field != "root.status.phase" {
+					t.Errorf("the error points at %s, want root.status.phase", e.Field)
+				}
+			}
+		})
+	}
+}
+
+func TestCRDEnforcesSLAMachine(t *testing.T) {
+	sla := exampleCRDs(t)["SLA"]
+	v := newValidator(t, sla.Spec.Versions[0].Schema.OpenAPIV3Schema, slaSpec)
+	steps := []string{"pending", "active", "degraded", "active", "degraded", "breached", "resolved"}
+	for i := 1; i < len(steps); i++ {
+		if errs := v.update(&steps[i-1], steps[i]); len(errs) > 0 {
+			t.Errorf("%s -> %s rejected: %v", steps[i-1], steps[i], errs)
+		}
+	}
+	for _, bad := range [][2]string{{"pending", "breached"}, {"resolved", "active"}, {"breached", "active"}, {"active", "pending"}} {
+		errs := v.update(&bad[0], bad[1])
+		want := fmt.Sprintf("phase cannot change from %s to %s", bad[0], bad[1])
+		if len(errs) == 0 || !strings.Contains(errs.ToAggregate().Error(), want) {
+			t.Errorf("%s -> %s: %v, want %q", bad[0], bad[1], errs, want)
+		}
+	}
+}
+
+func TestCRDCarriesEnumAndDiagram(t *testing.T) {
+	po := exampleCRDs(t)["PaymentOrder"]
+	phase := po.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"].Properties["phase"]
+	var enum []string
+	for _, e := range phase.Enum {
+		enum = append(enum, string(e.Raw))
+	}
+	if strings.Join(enum, ",") != `"Submitted","Authorized","Processed","Settled","Refunded"` {
+		t.Errorf("enum %v", enum)
+	}
+	if !strings.Contains(phase.Description, "stateDiagram-v2\n    [*] --> Submitted\n") {
+		t.Errorf("description has no diagram:\n%s", phase.Description)
+	}
+}
+
+// bigMachine is a synthetic machine over n states s0..s(n-1): a chain with a
+// way back to the start from every state (dense: from every state to every
+// other one).
+func bigMachine(n int, dense bool) *statetag.Machine {
+	m := &statetag.Machine{Name: "Big", Field: &model.Field{GoName: "Phase", JSONName: "phase"}, Initial: "s0"}
+	for i := 0; i < n; i++ {
+		m.States = append(m.States, statetag.State{Value: fmt.Sprintf("state-number-%02d", i)})
+	}
+	m.Initial = m.States[0].Value
+	for i := range m.States {
+		for j := range m.States {
+			if i == j || !dense && j != i+1 && j != 0 {
+				continue
+			}
+			m.Transitions = append(m.Transitions, statetag.Transition{From: m.States[i].Value, Event: fmt.Sprintf("To%d", j), To: m.States[j].Value})
+		}
+	}
+	return m
+}
+
+// crdFor wraps a machine's status schema in a minimal CRD.
+func crdFor(m *statetag.Machine) *apiext.CustomResourceDefinition {
+	status := apiext.JSONSchemaProps{
+		Type:         "object",
+		Properties:   map[string]apiext.JSONSchemaProps{"phase": {Type: "string", Enum: statemachine.Enum(m)}},
+		XValidations: statemachine.Rules(m),
+	}
+	return &apiext.CustomResourceDefinition{
+		ObjectMeta: metav1.ObjectMeta{Name: "bigs.example.com"},
+		Spec: apiext.CustomResourceDefinitionSpec{
+			Group: "example.com",
+			Names: apiext.CustomResourceDefinitionNames{Plural: "bigs", Singular: "big", Kind: "Big", ListKind: "BigList"},
+			Scope: apiext.NamespaceScoped,
+			Versions: []apiext.CustomResourceDefinitionVersion{{
+				Name: "v1", Served: true, Storage: true,
+				Subresources: &apiext.CustomResourceSubresources{Status: &apiext.CustomResourceSubresourceStatus{}},
+				Schema: &apiext.CustomResourceValidation{OpenAPIV3Schema: &apiext.JSONSchemaProps{
+					Type:       "object",
+					Properties: map[string]apiext.JSONSchemaProps{"status": status},
+				}},
+			}},
+		},
+	}
+}
+
+// TestCostBudgetForLargeMachines compiles the rules of machines of 30 and
+// more states with the API server's CRD validation, which estimates each
+// rule's cost and refuses it over the limit, and reports the estimates.
+func TestCostBudgetForLargeMachines(t *testing.T) {
+	for _, c := range []struct {
+		states int
+		dense  bool
+	}{{30, false}, {30, true}, {64, false}, {40, true}} {
+		m := bigMachine(c.states, c.dense)
+		def := crdFor(m)
+		internal := &apiextensions.CustomResourceDefinition{}
+		if err := apiext.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(def, internal, nil); err != nil {
+			t.Fatal(err)
+		}
+		internal.Status.StoredVersions = []string{"v1"}
+		if errs := validation.ValidateCustomResourceDefinition(context.Background(), internal); len(errs) > 0 {
+			t.Errorf("%d states (%d transitions): the API server refuses the CRD: %v", c.states, len(m.Transitions), errs)
+			continue
+		}
+		cost := ruleCosts(t, def)
+		t.Logf("%d states, %d transitions: estimated cost %v (limit %d per rule)", c.states, len(m.Transitions), cost, validation.StaticEstimatedCostLimit)
+		v := newValidator(t, def.Spec.Versions[0].Schema.OpenAPIV3Schema, nil)
+		last := m.States[len(m.States)-1].Value
+		if errs := v.update(&last, m.States[0].Value); len(errs) > 0 {
+			t.Errorf("%d states: the way back is refused: %v", c.states, errs)
+		}
+		if !c.dense {
+			if errs := v.update(&m.States[1].Value, last); len(errs) == 0 {
+				t.Errorf("%d states: an illegal jump is accepted", c.states)
+			}
+		}
+	}
+}
+
+// ruleCosts compiles the status rules as the API server does and returns
+// each rule's estimated maximum cost.
+func ruleCosts(t *testing.T, def *apiext.CustomResourceDefinition) []uint64 {
+	t.Helper()
+	status := def.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"]
+	internal := &apiextensions.JSONSchemaProps{}
+	if err := apiext.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(&status, internal, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := structural.NewStructural(internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := cel.Compile(s, celmodel.SchemaDeclType(s, true), celconfig.PerCallLimit, environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()), cel.NewExpressionsEnvLoader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var costs []uint64
+	for _, r := range results {
+		if r.Error != nil {
+			t.Fatalf("rule does not compile: %v", r.Error)
+		}
+		costs = append(costs, r.MaxCost)
+	}
+	return costs
+}
+
+// TestCRDOldObjectWithoutStatus: when the old object has no status at all
+// the transition rule does not run, and the initial rule still holds.
+func TestCRDOldObjectWithoutStatus(t *testing.T) {
+	po := exampleCRDs(t)["PaymentOrder"]
+	v := newValidator(t, po.Spec.Versions[0].Schema.OpenAPIV3Schema, paymentSpec)
+	for phase, ok := range map[string]bool{"Submitted": true, "Settled": false} {
+		old := v.object(nil)
+		delete(old, "status")
+		errs, _ := v.v.Validate(context.Background(), field.NewPath("root"), v.s, v.object(ptr(phase)), old, celconfig.RuntimeCELCostBudget)
+		if (len(errs) == 0) != ok {
+			t.Errorf("no old status, new phase %s: %v", phase, errs)
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package statemachine_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/model/statetag"
+)
+
+// TestExamplesAreCurrent checks that the examples' generated machines and
+// diagrams are what the generator makes of their tags today.
+func TestExamplesAreCurrent(t *testing.T) {
+	m := load(t, examples)
+	files, diags := statemachine.Generator{}.Generate(&gen.Context{Model: m, Configs: map[string]gen.Config{}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if len(files) != 4 {
+		t.Errorf("%d files, want a Go file and a diagram for each of the two examples", len(files))
+	}
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		if err != nil || !bytes.Equal(old, f.Data) {
+			t.Errorf("%s is stale: run go run ./cmd/modelgen generate ./examples/...", f.Path)
+		}
+	}
+}
+
+// The examples' machines, exercised through their generated methods. The
+// tests are overlaid onto the example packages (go test -overlay), so the
+// examples module stays free of generator tests.
+const paymentsTest = `package v1alpha1
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/modelgen/modelgen/statemachine"
+)
+
+func TestPaymentOrderMachine(t *testing.T) {
+	var s PaymentOrderStatus
+	s.InitPhase()
+	steps := []func() error{s.Authorize, s.Process, s.Retry, s.Authorize, s.Process, s.Settle, s.Refund}
+	want := []PaymentPhase{PhaseAuthorized, PhaseProcessed, PhaseSubmitted, PhaseAuthorized, PhaseProcessed, PhaseSettled, PhaseRefunded}
+	for i, step := range steps {
+		if err := step(); err != nil || s.Phase != want[i] {
+			t.Fatalf("step %d: %v, phase %s, want %s", i, err, s.Phase, want[i])
+		}
+	}
+	err := s.Authorize()
+	var te *statemachine.TransitionError
+	if !errors.As(err, &te) || te.Reason != statemachine.Terminal || te.Machine != "PaymentPhase" || te.State != "Refunded" || te.Event != "Authorize" {
+		t.Fatalf("Authorize from Refunded: %v", err)
+	}
+	s.Phase = PhaseSubmitted
+	if err := s.Settle(); !errors.Is(err, statemachine.ErrNoTransition) || s.Phase != PhaseSubmitted {
+		t.Fatalf("Settle from Submitted: %v", err)
+	}
+	if !s.CanAuthorize() || s.CanRefund() {
+		t.Error("Can queries")
+	}
+}
+`
+
+const slaTest = `package v1
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/modelgen/modelgen/statemachine"
+)
+
+type audit struct {
+	SLAPhaseNoHooks
+	entered []SLAPhase
+}
+
+func (a *audit) OnEnter(s *SLAStatus, t SLAPhaseTransition) { a.entered = append(a.entered, t.To) }
+
+func TestSLAMachine(t *testing.T) {
+	s := SLAStatus{Phase: SLAPending}
+	a := &audit{}
+	for _, ev := range []SLAPhaseEvent{SLAPhaseEventActivate, SLAPhaseEventDegrade, SLAPhaseEventRecover, SLAPhaseEventDegrade, SLAPhaseEventBreach, SLAPhaseEventResolve} {
+		if err := s.FirePhase(ev, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Phase != SLAResolved || len(a.entered) != 6 {
+		t.Fatalf("phase %s, entered %v", s.Phase, a.entered)
+	}
+	s.Phase = SLAPending
+	if err := s.Breach(); !errors.Is(err, statemachine.ErrNoTransition) {
+		t.Fatalf("Breach from pending: %v", err)
+	}
+}
+`
+
+func TestExamplesMachines(t *testing.T) {
+	dir := t.TempDir()
+	replace := map[string]string{}
+	for pkg, src := range map[string]string{
+		"../../examples/payments/api/v1alpha1": paymentsTest,
+		"../../examples/sla/api/v1":            slaTest,
+	} {
+		tmp := filepath.Join(dir, filepath.Base(pkg)+"_test.go")
+		if err := os.WriteFile(tmp, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		abs, _ := filepath.Abs(filepath.Join(pkg, "zz_statemachine_overlay_test.go"))
+		replace[abs] = tmp
+	}
+	overlay, _ := json.Marshal(map[string]any{"Replace": replace})
+	overlayFile := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlayFile, overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-v", "-count=1", "-overlay", overlayFile, "-run", "Machine", "./payments/api/v1alpha1", "./sla/api/v1")
+	cmd.Dir = "../../examples"
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestPaymentOrderMachine") || !strings.Contains(string(out), "--- PASS: TestSLAMachine") {
+		t.Fatalf("go test on the examples: %v\n%s", err, out)
+	}
+}
+
+func TestExtensions(t *testing.T) {
+	ext := statetag.Extensions(load(t, examples))
+	got, _ := json.Marshal(ext["github.com/modelgen/modelgen/examples/payments/api/v1alpha1.PaymentOrderStatus"]["phase"])
+	want := `{"initial":"Submitted","name":"PaymentPhase","states":["Submitted","Authorized","Processed","Settled","Refunded"],` +
+		`"transitions":[{"event":"Authorize","from":"Submitted","to":"Authorized"},{"event":"Process","from":"Authorized","to":"Processed"},` +
+		`{"event":"Settle","from":"Processed","to":"Settled"},{"event":"Retry","from":"Processed","to":"Submitted"},{"event":"Refund","from":"Settled","to":"Refunded"}]}`
+	if string(got) != want {
+		t.Errorf("PaymentOrderStatus.phase extension:\n%s\nwant\n%s", got, want)
+	}
+	if _, ok := ext["github.com/modelgen/modelgen/examples/sla/api/v1.SLAStatus"]["phase"]; !ok || len(ext) != 2 {
+		t.Errorf("extensions: %v", ext)
+	}
+}
+
+// TestTestdataMirrorsExamples keeps the CEL tests' mirrors of the example
+// machines (testdata/crd) in step with the examples' own tags.
+func TestTestdataMirrorsExamples(t *testing.T) {
+	for example, mirror := range map[string]string{
+		"../../examples/payments/api/v1alpha1/types.go": "testdata/crd/payments/types.go",
+		"../../examples/sla/api/v1/types.go":            "testdata/crd/sla/types.go",
+	} {
+		want, got := stateTags(t, example), stateTags(t, mirror)
+		if len(want) != 1 || strings.Join(want, "") != strings.Join(got, "") {
+			t.Errorf("the state tag of %s is %q, its mirror %s has %q", example, want, mirror, got)
+		}
+	}
+}
+
+func stateTags(t *testing.T, file string) []string {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags []string
+	for _, part := range strings.Split(string(src), `state:"`)[1:] {
+		tags = append(tags, part[:strings.IndexByte(part, '"')])
+	}
+	return tags
+}
