@@ -17,6 +17,7 @@ import (
 	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/deepcopy"
 	"github.com/modelgen/modelgen/gen/openapidoc"
+	rbacgen "github.com/modelgen/modelgen/gen/rbac"
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
@@ -37,6 +38,7 @@ func generators() []gen.Generator {
 		crd.Generator{},
 		deepcopy.Generator{},
 		statemachine.Generator{},
+		rbacgen.Generator{},
 	}
 }
 
@@ -117,7 +119,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&fl.agree, "agree", false, "also generate an agreement test into each package")
 	fs.StringVar(&fl.dir, "C", "", "run as if in this directory")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, agree).\n\nFlags:\n")
+		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -141,14 +143,15 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if !diags.HasErrors() {
 		configs, cdiags := loadConfigs(m, fl)
 		diags.Add(cdiags)
-		ctx := &gen.Context{Model: m, Configs: configs, Hooks: hooks(), Extensions: extensions()}
+		ctx := &gen.Context{Model: m, Configs: configs, Hooks: hooks(), Extensions: extensions(m)}
 		for _, g := range selected {
 			out, d := g.Generate(ctx)
 			diags.Add(d)
 			files = append(files, out...)
 		}
 	}
-	for _, d := range diags.Sorted() {
+	diags = diags.Sorted()
+	for _, d := range diags {
 		fmt.Fprintln(stderr, d)
 	}
 	if diags.HasErrors() {

@@ -1,0 +1,49 @@
+package rbac
+
+import (
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/model/accesstag"
+)
+
+// Generator is the rbac backend.
+type Generator struct{}
+
+// Name is the backend's name on the command line.
+func (Generator) Name() string { return "rbac" }
+
+// Generate returns the Go filters, the ClusterRoles and the role views.
+func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+	rules, diags := accesstag.Resolve(c.Model)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	var files []gen.File
+	for _, pk := range c.Model.Packages {
+		warnUnfiltered(rules, pk, &diags)
+		f, d := goCode(rules, pk)
+		diags.Add(d)
+		if f != nil {
+			files = append(files, *f)
+		}
+	}
+	for _, part := range []func(*gen.Context, *accesstag.Rules) ([]gen.File, model.Diagnostics){manifests, views} {
+		out, d := part(c, rules)
+		files = append(files, out...)
+		diags.Add(d)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return files, diags
+}
+
+// warnUnfiltered warns about governed entry types that get no filter
+// because they have no tenant key.
+func warnUnfiltered(rules *accesstag.Rules, pk *model.Package, diags *model.Diagnostics) {
+	for _, t := range pk.Types {
+		if tr := rules.For(t); tr != nil && isEntry(t) && tr.Flat && tr.Tenant < 0 {
+			diags.Warnf(t.Pos, "access: %s has no tenant key (a string field tagged access:\"tenant\"); no filter is generated for it", t.Name)
+		}
+	}
+}

@@ -1,0 +1,456 @@
+package accesstag
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/modelgen/modelgen/model"
+)
+
+// Rules are the resolved access rules of a model.
+type Rules struct {
+	// Types holds every governed struct type: the struct types of packages
+	// that use access tags or markers, and the user struct types they reach.
+	Types map[*model.Type]*TypeRules
+	// Roles holds the roles of each governed package: every role its tags
+	// and markers name (what `*` means there), sorted.
+	Roles map[*model.Package][]string
+}
+
+// Sorted returns the governed types ordered by package path and name.
+func (r *Rules) Sorted() []*TypeRules {
+	out := make([]*TypeRules, 0, len(r.Types))
+	for _, tr := range r.Types {
+		out = append(out, tr)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Type, out[j].Type
+		if a.Pkg.Path != b.Pkg.Path {
+			return a.Pkg.Path < b.Pkg.Path
+		}
+		return a.Name < b.Name
+	})
+	return out
+}
+
+// For returns the rules of a type, nil when it is not governed.
+func (r *Rules) For(t *model.Type) *TypeRules { return r.Types[t] }
+
+// TypeRules are the rules of one struct type.
+type TypeRules struct {
+	Type *model.Type
+	// Fields are the type's own exported fields, in declaration order.
+	Fields []*FieldRule
+	// Table is the flattened field table: every field of the type and,
+	// depth first, of the containers inside it. Nil unless Flat.
+	Table []Row
+	// Flat is false when the table cannot be built (a recursive type).
+	Flat bool
+	// Tenant is the row of the tenant key, -1 when the type has none.
+	Tenant int
+}
+
+// FieldRule is the rule of one field of one type.
+type FieldRule struct {
+	Field *model.Field
+	// Read and Write are the roles the field's own rule grants (tag, else
+	// type default, else none), `*` expanded, sorted.
+	Read, Write []string
+	Tenant      bool
+	// Nested is the user struct type inside a container field, nil for a
+	// leaf; Shape says how the field holds it.
+	Nested *model.Type
+	Shape  Shape
+}
+
+// Segment is the field's JSON path segment: its JSON name, or its Go name
+// in parentheses for an inlined embedded struct or a field JSON skips.
+func (f *FieldRule) Segment() string {
+	if f.Field.JSONName == "" || f.Field.Skip {
+		return "(" + f.Field.GoName + ")"
+	}
+	return f.Field.JSONName
+}
+
+// Inline reports an embedded struct whose fields JSON inlines into its parent.
+func (f *FieldRule) Inline() bool { return f.Field.JSONName == "" && !f.Field.Skip }
+
+// Shape is how a container field holds its nested struct.
+type Shape struct {
+	Ptr     bool           // *T
+	List    bool           // []T, [n]T (Len says which)
+	Len     int            // -1 for a slice, n for an array
+	Map     bool           // map[K]T
+	ElemPtr bool           // []*T, map[K]*T
+	Key     *model.TypeRef // the map key
+}
+
+// Repeated reports a list or map: its elements get [] or {} in paths.
+func (s Shape) Repeated() bool { return s.List || s.Map }
+
+// Row is one line of a flattened field table.
+type Row struct {
+	// Path is the JSON path from the table's type: "spec.payerId",
+	// "spec.items[].price", "spec.byRegion{}.limit", "(TypeMeta)".
+	Path string
+	// Parent is the row of the enclosing container, -1 at the top.
+	Parent int
+	// Size counts the rows of the field's subtree, itself included.
+	Size  int
+	Field *FieldRule
+}
+
+// Effective returns the roles that may read (or write) a row: the roles of
+// its own rule that every enclosing container grants too.
+func (tr *TypeRules) Effective(row int, write bool) []string {
+	var out []string
+	for i := row; i >= 0; i = tr.Table[i].Parent {
+		own := tr.Table[i].Field.Read
+		if write {
+			own = tr.Table[i].Field.Write
+		}
+		if i == row {
+			out = slices.Clone(own)
+			continue
+		}
+		out = slices.DeleteFunc(out, func(r string) bool { return !slices.Contains(own, r) })
+	}
+	return out
+}
+
+// Resolve parses every access tag and marker of the model and builds the
+// rules. Problems are positioned diagnostics; the rules returned are still
+// usable for the types without errors.
+func Resolve(m *model.Model) (*Rules, model.Diagnostics) {
+	rs := &resolver{
+		rules:    &Rules{Types: map[*model.Type]*TypeRules{}, Roles: map[*model.Package][]string{}},
+		tags:     map[*model.Field]*Tag{},
+		defaults: map[*model.Type]*Tag{},
+		flat:     map[*model.Type]int{},
+	}
+	for _, pk := range m.Packages {
+		rs.parsePackage(pk)
+	}
+	for _, t := range m.SortedTypes() {
+		if _, ok := rs.rules.Roles[t.Pkg]; ok && t.TypeKind == model.TypeStruct {
+			rs.govern(t)
+		}
+	}
+	for _, tr := range rs.rules.Sorted() {
+		rs.flatten(tr)
+	}
+	for _, tr := range rs.rules.Sorted() {
+		rs.findTenant(tr)
+	}
+	return rs.rules, rs.diags
+}
+
+type resolver struct {
+	rules    *Rules
+	diags    model.Diagnostics
+	tags     map[*model.Field]*Tag
+	defaults map[*model.Type]*Tag
+	// flat tracks flattening: 1 in progress, 2 done.
+	flat map[*model.Type]int
+}
+
+// parsePackage parses the tags and markers of a package's types and
+// collects its roles; a package with neither is not governed.
+func (rs *resolver) parsePackage(pk *model.Package) {
+	governed := false
+	roles := map[string]bool{}
+	for _, t := range pk.Types {
+		if d := rs.parseDefaults(t); d != nil {
+			governed = true
+			addRoles(roles, d)
+		}
+		for _, f := range t.Fields {
+			if !f.Access.Set {
+				continue
+			}
+			governed = true
+			tag, errs := Parse(f.Access.Value)
+			for _, e := range errs {
+				rs.diags.Errorf(f.Access.At(e.Offset), "access: %s", e.Msg)
+			}
+			rs.tags[f] = tag
+			addRoles(roles, tag)
+		}
+	}
+	if governed {
+		list := make([]string, 0, len(roles))
+		for r := range roles {
+			list = append(list, r)
+		}
+		sort.Strings(list)
+		rs.rules.Roles[pk] = list
+	}
+}
+
+func addRoles(set map[string]bool, t *Tag) {
+	for _, r := range append(slices.Clone(t.Read.Names), t.Write.Names...) {
+		set[r] = true
+	}
+}
+
+// parseDefaults combines a type's access default markers.
+func (rs *resolver) parseDefaults(t *model.Type) *Tag {
+	marks := markerTags(t)
+	if len(marks) == 0 {
+		return nil
+	}
+	d := &Tag{}
+	for _, mk := range marks {
+		tag, errs := Parse(mk.Value)
+		for _, e := range errs {
+			rs.diags.Errorf(mk.At(e.Offset), "+%s: %s", model.AccessDefaultMarker.Name, e.Msg)
+		}
+		if tag.Tenant {
+			rs.diags.Errorf(mk.At(tag.TenantOffset), "+%s: tenant is a field's tag, not a default", model.AccessDefaultMarker.Name)
+		}
+		for _, c := range []struct {
+			name     string
+			dst, src *Roles
+		}{{"read", &d.Read, &tag.Read}, {"write", &d.Write, &tag.Write}} {
+			if !c.src.Set {
+				continue
+			}
+			if c.dst.Set {
+				rs.diags.Errorf(mk.At(c.src.Offset), "+%s: a second %s default for %s", model.AccessDefaultMarker.Name, c.name, t.Name)
+				continue
+			}
+			*c.dst = *c.src
+		}
+	}
+	rs.defaults[t] = d
+	return d
+}
+
+// govern builds the field rules of a type and of the user struct types its
+// containers hold.
+func (rs *resolver) govern(t *model.Type) {
+	if _, done := rs.rules.Types[t]; done {
+		return
+	}
+	tr := &TypeRules{Type: t, Tenant: -1}
+	rs.rules.Types[t] = tr
+	for _, f := range t.Fields {
+		fr := rs.fieldRule(t, f)
+		tr.Fields = append(tr.Fields, fr)
+		if fr.Nested != nil {
+			rs.govern(fr.Nested)
+		}
+	}
+}
+
+func (rs *resolver) fieldRule(t *model.Type, f *model.Field) *FieldRule {
+	fr := &FieldRule{Field: f}
+	tag := rs.tags[f]
+	if tag == nil {
+		tag = &Tag{}
+	}
+	def := rs.defaults[t]
+	if def == nil {
+		def = &Tag{}
+	}
+	roles := rs.rules.Roles[t.Pkg]
+	fr.Read = rs.expand(f, pick(tag.Read, def.Read), roles)
+	fr.Write = rs.expand(f, pick(tag.Write, def.Write), roles)
+	if tag.Tenant {
+		fr.Tenant = true
+		if f.Type.Kind != model.KindString {
+			rs.diags.Errorf(f.Access.At(tag.TenantOffset), "access: the tenant key must be a string, not %s", f.Type.GoType)
+		}
+	}
+	shape, nested, ok := shapeOf(f.Type)
+	if !ok {
+		rs.diags.Errorf(f.Pos, "access: %s holds a struct in a way generated filters do not support (%s); use T, *T, []T, []*T, [n]T, map[K]T or map[K]*T", f.GoName, f.Type.GoType)
+	}
+	fr.Shape, fr.Nested = shape, nested
+	return fr
+}
+
+func pick(own, def Roles) Roles {
+	if own.Set {
+		return own
+	}
+	return def
+}
+
+// expand turns a role list into sorted role names, `*` into the package's
+// roles.
+func (rs *resolver) expand(f *model.Field, r Roles, pkgRoles []string) []string {
+	switch {
+	case r.Any:
+		if len(pkgRoles) == 0 {
+			rs.diags.Warnf(f.Pos, "access: * names no role: no access tag or marker of the package names one")
+		}
+		return slices.Clone(pkgRoles)
+	case r.None || !r.Set:
+		return []string{}
+	}
+	out := slices.Clone(r.Names)
+	sort.Strings(out)
+	return out
+}
+
+// shapeOf finds the user struct a field holds and how. ok is false when a
+// user struct is held in a shape the generator does not support.
+func shapeOf(t *model.TypeRef) (Shape, *model.Type, bool) {
+	s := Shape{}
+	if t.Kind == model.KindPointer {
+		s.Ptr, t = true, t.Elem
+		if n := userStruct(t); n != nil {
+			return s, n, true
+		}
+		return Shape{}, nil, !holdsUserStruct(t)
+	}
+	if n := userStruct(t); n != nil {
+		return s, n, true
+	}
+	switch t.Kind {
+	case model.KindSlice:
+		s.List, s.Len = true, t.Len
+	case model.KindMap:
+		s.Map, s.Key = true, t.Key
+	default:
+		return Shape{}, nil, true
+	}
+	elem := t.Elem
+	if elem.Kind == model.KindPointer {
+		s.ElemPtr, elem = true, elem.Elem
+	}
+	if n := userStruct(elem); n != nil {
+		return s, n, true
+	}
+	return Shape{}, nil, !holdsUserStruct(t.Elem)
+}
+
+func userStruct(t *model.TypeRef) *model.Type {
+	if t.Kind == model.KindStruct && t.Named != nil && t.Named.TypeKind == model.TypeStruct {
+		return t.Named
+	}
+	return nil
+}
+
+func holdsUserStruct(t *model.TypeRef) bool {
+	if t == nil {
+		return false
+	}
+	if userStruct(t) != nil {
+		return true
+	}
+	return holdsUserStruct(t.Elem)
+}
+
+// flatten builds a type's field table, depth first. A type met again while
+// it is being flattened is recursive: its table would be infinite.
+func (rs *resolver) flatten(tr *TypeRules) bool {
+	switch rs.flat[tr.Type] {
+	case 1:
+		return false
+	case 2:
+		return tr.Flat
+	}
+	rs.flat[tr.Type] = 1
+	defer func() { rs.flat[tr.Type] = 2 }()
+	var rows []Row
+	for _, fr := range tr.Fields {
+		idx := len(rows)
+		rows = append(rows, Row{Path: fr.Segment(), Parent: -1, Field: fr})
+		if fr.Nested != nil {
+			if rs.flat[fr.Nested] == 1 {
+				rs.diags.Errorf(fr.Field.Pos, "access: %s.%s makes %s recursive; a recursive type cannot carry access rules", tr.Type.Name, fr.Field.GoName, fr.Nested.Name)
+				return false
+			}
+			sub := rs.rules.Types[fr.Nested]
+			if !rs.flatten(sub) {
+				return false // reported where the cycle closes
+			}
+			rows = append(rows, nest(sub.Table, idx, childBase(rows[idx], fr))...)
+		}
+		rows[idx].Size = len(rows) - idx
+	}
+	tr.Table, tr.Flat = rows, true
+	return true
+}
+
+// childBase is the path the rows inside a container continue from.
+func childBase(r Row, fr *FieldRule) string {
+	switch {
+	case fr.Inline():
+		return strings.TrimSuffix(strings.TrimSuffix(r.Path, fr.Segment()), ".")
+	case fr.Shape.List:
+		return r.Path + "[]"
+	case fr.Shape.Map:
+		return r.Path + "{}"
+	}
+	return r.Path
+}
+
+// nest copies a nested type's table under the row at idx.
+func nest(sub []Row, idx int, base string) []Row {
+	out := make([]Row, len(sub))
+	for i, r := range sub {
+		r.Path = join(base, r.Path)
+		if r.Parent < 0 {
+			r.Parent = idx
+		} else {
+			r.Parent += idx + 1
+		}
+		out[i] = r
+	}
+	return out
+}
+
+func join(base, p string) string {
+	if base == "" {
+		return p
+	}
+	return base + "." + p
+}
+
+// findTenant finds the tenant key of a type: a tenant field reached through
+// structs and pointers only (one inside a list or map belongs to the
+// elements, not to the type).
+func (rs *resolver) findTenant(tr *TypeRules) {
+	if !tr.Flat {
+		return
+	}
+	var keys []int
+	for i, r := range tr.Table {
+		if r.Field.Tenant && r.Field.Field.Type.Kind == model.KindString && !underRepeated(tr, i) {
+			keys = append(keys, i)
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	tr.Tenant = keys[0]
+	if len(keys) > 1 && topField(tr, keys[0]) != topField(tr, keys[1]) {
+		second := tr.Table[topField(tr, keys[1])].Field.Field
+		pos := second.Pos
+		if keys[1] == topField(tr, keys[1]) {
+			pos = second.Access.At(0)
+		}
+		rs.diags.Errorf(pos, "access: %s has two tenant keys, %s and %s; a type has at most one", tr.Type.Name, tr.Table[keys[0]].Path, tr.Table[keys[1]].Path)
+	}
+}
+
+func underRepeated(tr *TypeRules, row int) bool {
+	for i := tr.Table[row].Parent; i >= 0; i = tr.Table[i].Parent {
+		if tr.Table[i].Field.Shape.Repeated() {
+			return true
+		}
+	}
+	return false
+}
+
+// topField is the row of the type's own field that contains a row.
+func topField(tr *TypeRules, row int) int {
+	for tr.Table[row].Parent >= 0 {
+		row = tr.Table[row].Parent
+	}
+	return row
+}
