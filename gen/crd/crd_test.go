@@ -148,3 +148,27 @@ func TestVerifyRejectsBrokenCRD(t *testing.T) {
 		}
 	}
 }
+
+// TestMultipleVersions: two packages of one group give one CRD with both
+// versions, one of them the storage version, each with its own constraints.
+func TestMultipleVersions(t *testing.T) {
+	m, err := model.Load(model.Config{Dir: filepath.Join("testdata", "multiversion"), Patterns: []string{"./..."}})
+	if err != nil || m.Diags.HasErrors() {
+		t.Fatal(err, m.Diags)
+	}
+	res, diags := Build(genContext(m))
+	if diags.HasErrors() || len(res) != 1 {
+		t.Fatalf("want one CRD, got %d: %v", len(res), diags)
+	}
+	vs := res[0].CRD.Spec.Versions
+	if len(vs) != 2 {
+		t.Fatalf("want 2 versions, got %d", len(vs))
+	}
+	for _, v := range vs {
+		max := *v.Schema.OpenAPIV3Schema.Properties["spec"].Properties["size"].Maximum
+		want := map[string]float64{"v1": 10, "v2": 20}[v.Name]
+		if max != want || v.Storage != (v.Name == "v2") {
+			t.Errorf("version %s: maximum %v (want %v), storage %v", v.Name, max, want, v.Storage)
+		}
+	}
+}
