@@ -22,6 +22,7 @@ import (
 var (
 	dyn        dynamic.Interface
 	restConfig *rest.Config
+	testEnv    *envtest.Environment
 )
 
 // TestMain starts a real kube-apiserver and etcd (KUBEBUILDER_ASSETS, see
@@ -40,7 +41,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "starting the control plane:", err)
 		os.Exit(1)
 	}
-	restConfig = cfg
+	restConfig, testEnv = cfg, env
 	dyn = dynamic.NewForConfigOrDie(cfg)
 	code := m.Run()
 	if err := env.Stop(); err != nil {
