@@ -45,7 +45,7 @@ func init() {
 		celFormat{"ipv4", "isIP(self) && ip(self).family() == 4", "an IPv4 address"},
 		celFormat{"ipv6", "isIP(self) && ip(self).family() == 6", "an IPv6 address"},
 		celFormat{"cidr", "isCIDR(self)", "a CIDR"},
-		celFormat{"cidrv4", "isCIDR(self) && cidr(self).ip().family() == 4", "an IPv4 CIDR"},
+		celFormat{"cidrv4", "isCIDR(self) && cidr(self).ip().family() == 4 && cidr(self).ip() == cidr(self).masked().ip()", "an IPv4 CIDR with no host bits set"},
 		celFormat{"cidrv6", "isCIDR(self) && cidr(self).ip().family() == 6", "an IPv6 CIDR"},
 	)
 	for _, op := range []string{"eqfield", "nefield", "gtfield", "gtefield", "ltfield", "ltefield"} {
@@ -82,6 +82,10 @@ func (required) Resolve(u *Use) (any, error) { return nil, nil }
 
 func (required) Apply(c *ApplyContext) {
 	t := c.Use.Type
+	if SkipsRequired(t) {
+		c.Diags.Warnf(c.Use.Pos, "%q on %s: validator skips required on struct values unless created WithRequiredStructEnabled, so it is enforced at run time only, if at all (use a pointer)", c.Use.Name, t.GoType)
+		return
+	}
 	if c.Parent != nil && c.Field != nil && c.Field.JSONName != "" && t.Kind != KindStruct {
 		if !containsString(c.Parent.Required, c.Field.JSONName) {
 			c.Parent.Required = append(c.Parent.Required, c.Field.JSONName)
@@ -105,6 +109,19 @@ func (required) Apply(c *ApplyContext) {
 	case KindBool:
 		c.AddEnum([]any{true})
 	}
+}
+
+// SkipsRequired reports a value validator's default instance checks no
+// `required` on: a struct (metav1.Time, Quantity, IntOrString, a struct of
+// the model...) that is not a time.Time and not behind a pointer.
+func SkipsRequired(t *TypeRef) bool {
+	switch t.Kind {
+	case KindStruct, KindQuantity, KindMetaDuration, KindIntOrString:
+		return true
+	case KindTime:
+		return !isStdTime(t)
+	}
+	return false
 }
 
 func containsString(list []string, s string) bool {
@@ -137,7 +154,7 @@ func (k bound) Schema() string {
 		"eq": "strings `enum: [p]`; lengths as len; numbers `enum`", "ne": "`not` of eq",
 		"lt": "length: max p-1; numbers `maximum` + `exclusiveMaximum`", "lte": "as max",
 		"gt": "length: min p+1; numbers `minimum` + `exclusiveMinimum`", "gte": "as min",
-	}[k.op] + "; non-integer number bounds also get a CEL rule in CRDs"
+	}[k.op] + "; non-integer number bounds also get a CEL rule in CRDs (and are inclusive there), float equality is CEL in CRDs; `[]byte` lengths are CEL `size(self)` (decoded bytes)"
 }
 
 func (k bound) Resolve(u *Use) (any, error) {
@@ -155,6 +172,9 @@ func (k bound) Resolve(u *Use) (any, error) {
 		}
 		if !isStdTime(u.Type) {
 			return nil, errorf("%q on %s: validator compares only time.Time with the clock and panics on other time types", u.Name, u.Type.Deref().GoType)
+		}
+		if k.op == "len" || k.op == "eq" || k.op == "ne" {
+			return nil, errorf("%q on a time panics in validator: only gt, gte, lt, lte, min and max compare times", u.Name)
 		}
 		return nil, nil
 	case KindString:
@@ -235,7 +255,9 @@ func (k bound) Apply(c *ApplyContext) {
 			return
 		}
 		k.applyLength(c, &c.Self.MinLength, &c.Self.MaxLength)
-	case KindSlice, KindBytes:
+	case KindBytes:
+		k.applyByteLength(c)
+	case KindSlice:
 		k.applyLength(c, &c.Self.MinItems, &c.Self.MaxItems)
 	case KindMap:
 		k.applyLength(c, &c.Self.MinProperties, &c.Self.MaxProperties)
@@ -284,6 +306,16 @@ func (k bound) applyLength(c *ApplyContext, lo, hi **int64) {
 	}
 }
 
+// applyByteLength bounds the decoded length of a []byte. Its JSON form is
+// base64 text, whose length no schema keyword can tie to the decoded one;
+// a format: byte string is bytes to the API server's CEL, so size(self)
+// counts the decoded bytes.
+func (k bound) applyByteLength(c *ApplyContext) {
+	n := strconv.FormatInt(int64(c.Use.Value.(float64)), 10)
+	cmp := map[string]string{"len": "==", "eq": "==", "ne": "!=", "min": ">=", "gte": ">=", "gt": ">", "max": "<=", "lte": "<=", "lt": "<"}[k.op]
+	c.AddRule("size(self) "+cmp+" "+n, "must be "+cmp+" "+n+" bytes long")
+}
+
 func lengthSchema(c *ApplyContext, n int64) apiext.JSONSchemaProps {
 	switch valueKind(c.Use.Type) {
 	case KindString:
@@ -296,6 +328,13 @@ func lengthSchema(c *ApplyContext, n int64) apiext.JSONSchemaProps {
 
 func (k bound) applyNumber(c *ApplyContext, v float64) {
 	t := c.Use.Type
+	if c.Target == TargetCRD && valueKind(t) == KindFloat && (k.op == "len" || k.op == "eq" || k.op == "ne") {
+		// the API server checks an enum by converting the value to the
+		// enum's type: 2.5 becomes int64 2 and matches enum [2]
+		cmp := map[string]string{"len": "==", "eq": "==", "ne": "!="}[k.op]
+		c.AddRule("self "+cmp+" "+celNumber(t, v), "must be "+cmp+" "+strconv.FormatFloat(v, 'g', -1, 64))
+		return
+	}
 	switch k.op {
 	case "len", "eq":
 		c.AddEnum([]any{jsonNumber(t, v)})
@@ -304,14 +343,21 @@ func (k bound) applyNumber(c *ApplyContext, v float64) {
 		raw, _ := jsonMarshal(jsonNumber(t, v))
 		c.AddNot(apiext.JSONSchemaProps{Enum: []apiext.JSON{{Raw: raw}}})
 		return
+	}
+	// The API server compares an integral JSON value with int64(bound),
+	// truncated toward zero: an exclusive non-integer bound such as lt=1.5
+	// would refuse 1. Inclusive, such a bound only ever lets too much
+	// through, and the CEL rule below is exact.
+	exclusive := c.Target != TargetCRD || v == math.Trunc(v)
+	switch k.op {
 	case "min", "gte":
 		setBound(&c.Self.Minimum, &c.Self.ExclusiveMinimum, v, false, true)
 	case "gt":
-		setBound(&c.Self.Minimum, &c.Self.ExclusiveMinimum, v, true, true)
+		setBound(&c.Self.Minimum, &c.Self.ExclusiveMinimum, v, exclusive, true)
 	case "max", "lte":
 		setBound(&c.Self.Maximum, &c.Self.ExclusiveMaximum, v, false, false)
 	case "lt":
-		setBound(&c.Self.Maximum, &c.Self.ExclusiveMaximum, v, true, false)
+		setBound(&c.Self.Maximum, &c.Self.ExclusiveMaximum, v, exclusive, false)
 	}
 	if c.Target == TargetCRD && v != math.Trunc(v) {
 		// The API server compares an integral JSON value with
@@ -424,10 +470,10 @@ func registerRegexes() {
 		{name: "tiger192", pattern: "^[0-9a-f]{48}$", doc: "a Tiger-192 hex digest"},
 		{name: "ascii", pattern: "^[\\x00-\\x7F]*$", doc: "ASCII characters only"},
 		{name: "printascii", pattern: "^[\\x20-\\x7E]*$", doc: "printable ASCII characters only"},
-		{name: "multibyte", pattern: "[^\\x00-\\x7F]", doc: "contains a multi-byte character"},
+		{name: "multibyte", pattern: "^$|[^\\x00-\\x7F]", doc: "contains a multi-byte character (the empty string passes)"},
 		{name: "latitude", pattern: `^[-+]?([1-8]?\d(\.\d+)?|90(\.0+)?)$`, doc: "a latitude (-90 to 90)", numbers: true, lo: -90, hi: 90},
 		{name: "longitude", pattern: `^[-+]?(180(\.0+)?|((1[0-7]\d)|([1-9]?\d))(\.\d+)?)$`, doc: "a longitude (-180 to 180)", numbers: true, lo: -180, hi: 180},
-		{name: "ssn", pattern: `^[0-9]{3}[ -]?(0[1-9]|[1-9][0-9])[ -]?([1-9][0-9]{3}|[0-9][1-9][0-9]{2}|[0-9]{2}[1-9][0-9]|[0-9]{3}[1-9])$`, doc: "a U.S. social security number"},
+		{name: "ssn", pattern: `^[0-9]{3}[ -](0[1-9]|[1-9][0-9])[ -]([1-9][0-9]{3}|[0-9][1-9][0-9]{2}|[0-9]{2}[1-9][0-9]|[0-9]{3}[1-9])$`, doc: "a U.S. social security number (validator also demands 11 characters, so both separators)"},
 		{name: "hostname_rfc1123", pattern: `^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`, doc: "an RFC 1123 host name"},
 		{name: "hostname", pattern: `^[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`, doc: "an RFC 952 host name"},
 		{name: "jwt", pattern: `^[A-Za-z0-9-_]+\.[A-Za-z0-9-_]+\.[A-Za-z0-9-_]*$`, doc: "a JSON Web Token"},
@@ -519,7 +565,7 @@ func (k foldOneOf) Name() string { return k.name }
 func (k foldOneOf) Class() Class { return CEL }
 func (k foldOneOf) Doc() string  { return "as " + strings.TrimSuffix(k.name, "ci") + ", ignoring case" }
 func (k foldOneOf) Schema() string {
-	return "CEL `self.lowerAscii() in [...]`"
+	return "CEL `self.lowerAscii() in [...]`, with the Kelvin sign and the long s folded as `strings.EqualFold` does; non-ASCII values run time only"
 }
 func (k foldOneOf) Resolve(u *Use) (any, error) {
 	if err := checkKind(u, strKinds); err != nil {
@@ -531,14 +577,29 @@ func (k foldOneOf) Apply(c *ApplyContext) {
 	vals := c.Use.Value.([]string)
 	quoted := make([]string, len(vals))
 	for i, v := range vals {
+		if !isASCII(v) {
+			c.Diags.Warnf(c.Use.Pos, "%q with the non-ASCII value %q is enforced by the validator at run time only (CEL folds ASCII case only)", c.Use.Name, v)
+			return
+		}
 		quoted[i] = celString(strings.ToLower(v))
 	}
-	rule := "self.lowerAscii() in [" + strings.Join(quoted, ", ") + "]"
+	// strings.EqualFold also equates the Kelvin sign with k and the long s
+	// with s: the only non-ASCII runes that fold to ASCII letters
+	rule := "self.replace('\\u212a', 'k').replace('\\u017f', 's').lowerAscii() in [" + strings.Join(quoted, ", ") + "]"
 	msg := "must be one of (ignoring case): " + strings.Join(vals, ", ")
 	if k.not {
 		rule, msg = "!("+rule+")", "must not be one of (ignoring case): "+strings.Join(vals, ", ")
 	}
 	c.AddRule(rule, msg)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // unique: no two elements are equal.

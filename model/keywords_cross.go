@@ -60,13 +60,57 @@ func celZero(t *TypeRef) string {
 func celHasValue(f *Field) string {
 	ref := "self." + celIdent(f.JSONName)
 	has := "has(" + ref + ")"
-	if f.Type.Nillable() || f.Type.Kind == KindStruct {
+	if f.Type.Nillable() {
 		return has
 	}
-	if z := celZero(f.Type); z != "" {
-		return "(" + has + " && " + ref + " != " + z + ")"
+	if nz, ok := CELNonZero(ref, f.Type); ok && nz != "true" {
+		return "(" + has + " && " + nz + ")"
 	}
 	return has
+}
+
+// CELNonZero is a CEL expression that holds when the value at ref (known to
+// be present) is not its Go zero value, as reflect's IsZero reads it: a
+// struct of the model is zero when none of its fields holds a value. It
+// reports false for a type no expression can read (a library struct).
+func CELNonZero(ref string, t *TypeRef) (string, bool) {
+	return celNonZero(ref, t, 0)
+}
+
+func celNonZero(ref string, t *TypeRef, depth int) (string, bool) {
+	if t.Nillable() {
+		return "true", true
+	}
+	if z := celZero(t); z != "" {
+		return ref + " != " + z, true
+	}
+	if t.Kind != KindStruct || t.Named == nil || depth > 8 {
+		return "", false
+	}
+	var terms []string
+	for _, f := range t.Named.Fields {
+		if f.Skip {
+			continue // never set from JSON: always zero
+		}
+		if f.Inline || f.JSONName == "" {
+			inner, ok := celNonZero(ref, f.Type, depth+1)
+			if !ok {
+				return "", false
+			}
+			terms = append(terms, inner)
+			continue
+		}
+		sub := ref + "." + celIdent(f.JSONName)
+		inner, ok := celNonZero(sub, f.Type, depth+1)
+		if !ok {
+			return "", false
+		}
+		terms = append(terms, "(has("+sub+") && "+inner+")")
+	}
+	if len(terms) == 0 {
+		return "false", true
+	}
+	return "(" + strings.Join(terms, " || ") + ")", true
 }
 
 // celIdent escapes a JSON name for CEL field selection.
@@ -130,7 +174,19 @@ func (k fieldCompare) Apply(c *ApplyContext) {
 			a, b = "size("+a+")", "size("+b+")"
 		}
 	}
-	c.AddParentRule(a+" "+compareOps[k.op]+" "+b, c.Field.JSONName+" must be "+compareOps[k.op]+" "+other.JSONName)
+	rule := a + " " + compareOps[k.op] + " " + b
+	// validator fails a comparison with a nil pointer (so nefield holds)
+	for _, f := range []*Field{other, c.Field} {
+		if f.Type.Kind != KindPointer {
+			continue
+		}
+		if k.op == "nefield" {
+			rule = "!has(self." + celIdent(f.JSONName) + ") || " + rule
+		} else {
+			rule = "has(self." + celIdent(f.JSONName) + ") && " + rule
+		}
+	}
+	c.AddParentRule(rule, c.Field.JSONName+" must be "+compareOps[k.op]+" "+other.JSONName)
 }
 
 // conditional: required_if/unless/with/without(_all), excluded_*.
@@ -204,7 +260,12 @@ func (k conditional) Apply(c *ApplyContext) {
 		case strings.HasSuffix(k.name, "_if") || strings.HasSuffix(k.name, "_unless"):
 			v, _ := jsonValue(cd.field.Type.Deref(), cd.value)
 			lit := celLiteral(v)
-			terms = append(terms, celValue(cd.field)+" == "+lit)
+			term := celValue(cd.field) + " == " + lit
+			if cd.field.Type.Kind == KindPointer {
+				// a nil pointer never equals the value
+				term = "(has(self." + celIdent(cd.field.JSONName) + ") && " + term + ")"
+			}
+			terms = append(terms, term)
 		case strings.HasSuffix(k.name, "without") || strings.HasSuffix(k.name, "without_all"):
 			terms = append(terms, "!"+celHasValue(cd.field))
 		default:

@@ -7,6 +7,7 @@
 package schema
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -86,6 +87,7 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 	if s.Target == model.TargetOpenAPI {
 		markNullable(t, sc)
 	}
+	defer s.goTypes(t, sc)
 	for _, f := range t.Fields {
 		if f.Validate == nil || f.JSONName == "" || f.Skip || f.Validate.Syn.Skip {
 			continue
@@ -107,6 +109,85 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 	sc.Required = slices.Compact(sc.Required)
 }
 
+// goTypes narrows each property to what encoding/json accepts for its Go
+// type, after the validate overlay so that only tighter bounds remain.
+func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
+	for _, f := range t.Fields {
+		if prop, ok := sc.Properties[f.JSONName]; ok && f.JSONName != "" && !f.Skip {
+			typeRange(&prop, f.Type)
+			float32Range(&prop, f.Type, s.Target)
+			if d := f.Type.Deref(); s.Target == model.TargetOpenAPI && d.Kind == model.KindInt && d.Bits == 0 && prop.Type == "integer" && prop.Format == "" {
+				// a Go int is 64 bits wide (controller-tools leaves it
+				// unformatted): say so, or 1e300 passes the contract
+				prop.Format = "int64"
+			}
+			if s.Target == model.TargetOpenAPI && f.Type.Deref().Kind == model.KindBytes && prop.Pattern == "" {
+				prop.Pattern = base64Pattern
+			}
+			sc.Properties[f.JSONName] = prop
+		}
+	}
+}
+
+// base64Pattern is what encoding/json decodes into a []byte: standard
+// base64 with padding, where the decoder skips '\r' and '\n'. OpenAPI's
+// format: byte is looser (kin-openapi lets "eHg" and "-_" through); the API
+// server's own byte format is checked in CRDs.
+const base64Pattern = `^[\r\n]*(?:(?:[A-Za-z0-9+/][\r\n]*){4})*(?:(?:[A-Za-z0-9+/][\r\n]*){2}=[\r\n]*=|(?:[A-Za-z0-9+/][\r\n]*){3}=)?[\r\n]*$`
+
+// float32Range refuses numbers beyond float32's range, which encoding/json
+// refuses. In CRDs it is a CEL rule: the API server compares an integral
+// value with int64(maximum), and int64(3.4e38) overflows.
+func float32Range(s *apiext.JSONSchemaProps, t *model.TypeRef, target model.Target) {
+	t = t.Deref()
+	if t == nil || t.Kind != model.KindFloat || t.Bits != 32 || s.Type != "number" {
+		return
+	}
+	if target == model.TargetCRD {
+		s.XValidations = append(s.XValidations, apiext.ValidationRule{
+			Rule: "self >= -3.4028234663852886e+38 && self <= 3.4028234663852886e+38", Message: "must fit in a float32"})
+		return
+	}
+	lo, hi := -math.MaxFloat32, math.MaxFloat32
+	if s.Minimum == nil || *s.Minimum < lo {
+		s.Minimum, s.ExclusiveMinimum = &lo, false
+	}
+	if s.Maximum == nil || *s.Maximum > hi {
+		s.Maximum, s.ExclusiveMaximum = &hi, false
+	}
+}
+
+// typeRange bounds an integer to its Go type's range where no format
+// does (format int32 and int64 do): encoding/json refuses -1 for a uint8
+// and 128 for an int8, which the API server would store. A uint32 gets
+// format int64, since int32 would refuse its upper half.
+func typeRange(s *apiext.JSONSchemaProps, t *model.TypeRef) {
+	t = t.Deref()
+	if t == nil || t.Kind != model.KindInt || s.Type != "integer" {
+		return
+	}
+	bits := t.Bits
+	if bits == 0 {
+		bits = 64
+	}
+	lo, hi := -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1)-1
+	switch {
+	case t.Unsigned:
+		lo, hi = 0, math.Ldexp(1, bits)-1
+		if bits == 32 {
+			s.Format = "int64"
+		}
+	case bits >= 32:
+		return
+	}
+	if s.Minimum == nil || *s.Minimum < lo {
+		s.Minimum, s.ExclusiveMinimum = &lo, false
+	}
+	if bits < 64 && (s.Maximum == nil || *s.Maximum > hi) {
+		s.Maximum, s.ExclusiveMaximum = &hi, false
+	}
+}
+
 // markNullable sets nullable on the properties whose Go type decodes JSON
 // null (pointers, slices, maps), in the OpenAPI document only: the API
 // server drops such nulls before validating (it prunes nulls of
@@ -115,6 +196,9 @@ func markNullable(t *model.Type, sc *apiext.JSONSchemaProps) {
 	for _, f := range t.Fields {
 		if f.JSONName == "" || f.Skip || f.Type.Kind == model.KindBytes || !f.Type.Nillable() {
 			continue
+		}
+		if f.Validate != nil && !f.Validate.Syn.Skip && zeroFails(f) {
+			continue // validator rejects nil: so does the contract
 		}
 		if prop, ok := sc.Properties[f.JSONName]; ok {
 			prop.Nullable = true
@@ -168,6 +252,12 @@ func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiex
 			if guard != "" {
 				ref := "self." + celIdent(f)
 				r.Rule = "!has(" + ref + ") || " + ref + " == " + guard + " || (" + r.Rule + ")"
+			} else if omitted && lv.Type.Nillable() {
+				// omitempty skips a nil pointer, slice or map: a missing field
+				r.Rule = "!has(self." + celIdent(f) + ") || (" + r.Rule + ")"
+			} else if nz, ok := model.CELNonZero("self."+celIdent(f), lv.Type); omitted && ok && lv.Type.Kind == model.KindStruct {
+				// omitempty skips a struct whose fields are all zero
+				r.Rule = "!has(self." + celIdent(f) + ") || !" + nz + " || (" + r.Rule + ")"
 			}
 			parent.XValidations = append(parent.XValidations, r)
 		}
@@ -262,6 +352,9 @@ func zeroGuard(lv *model.Level) string {
 		}
 	case model.KindMap:
 		return "{}"
+	case model.KindTime:
+		// a date-time string is a timestamp in CEL
+		return "timestamp('0001-01-01T00:00:00Z')"
 	}
 	return ""
 }
@@ -302,6 +395,11 @@ func zeroSchema(t *model.TypeRef) apiext.JSONSchemaProps {
 		return apiext.JSONSchemaProps{MaxItems: &zero}
 	case model.KindMap:
 		return apiext.JSONSchemaProps{MaxProperties: &zero}
+	case model.KindFloat:
+		// not enum [0]: the API server converts a number to the enum's
+		// type before comparing, and 0.5 becomes int64 0
+		z := 0.0
+		return apiext.JSONSchemaProps{Minimum: &z, Maximum: &z}
 	}
 	return apiext.JSONSchemaProps{Enum: []apiext.JSON{{Raw: []byte("0")}}}
 }
@@ -373,11 +471,17 @@ func zeroFails(f *model.Field) bool {
 		checks = checks[:lv.Guarded]
 	}
 	// `required` after omitempty never sees a missing field
-	if (&model.Level{Checks: checks}).Has("required") != nil {
+	if (&model.Level{Checks: checks}).Has("required") != nil && !model.SkipsRequired(lv.Type) {
+		return true
+	}
+	if lv.Type.Kind == model.KindStruct && lv.Type.Named != nil && structZeroFails(lv.Type.Named, 0) {
+		// validator walks into a missing struct: its fields' checks decide
 		return true
 	}
 	if lv.Type.Kind == model.KindPointer {
-		return len(checks) > 0
+		// validator fails a nil pointer on its first check, unless that
+		// check runs on nil (required_if, excluded_with and the like)
+		return len(checks) > 0 && !runsOnNil(checks[0])
 	}
 	tag := localTag(checks)
 	if tag == "" {
@@ -388,6 +492,35 @@ func zeroFails(f *model.Field) bool {
 		return false
 	}
 	return !passes(z, tag)
+}
+
+// structZeroFails reports whether validator rejects the zero value of a
+// struct of the model: some field of it rejects its own zero value.
+func structZeroFails(t *model.Type, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	for _, f := range t.Fields {
+		switch {
+		case f.Skip:
+		case f.Validate != nil && !f.Validate.Syn.Skip:
+			if zeroFails(f) {
+				return true
+			}
+		case f.Type.Kind == model.KindStruct && f.Type.Named != nil:
+			if structZeroFails(f.Type.Named, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runsOnNil reports the conditional keywords validator calls on a nil
+// pointer (registered with callValidationEvenIfNull).
+func runsOnNil(c *model.Check) bool {
+	n := c.Or[0].Keyword.Name()
+	return strings.HasPrefix(n, "required_") || strings.HasPrefix(n, "excluded_")
 }
 
 func passes(v reflect.Value, tag string) (ok bool) {
@@ -451,6 +584,8 @@ func zeroOf(t *model.TypeRef) reflect.Value {
 		return reflect.ValueOf([]string(nil))
 	case model.KindMap:
 		return reflect.ValueOf(map[string]string(nil))
+	case model.KindBytes:
+		return reflect.ValueOf([]byte(nil))
 	}
 	return reflect.Value{}
 }

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
+	agreegen "github.com/modelgen/modelgen/gen/agree"
 	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/deepcopy"
 	"github.com/modelgen/modelgen/gen/openapidoc"
@@ -39,6 +40,7 @@ func generators() []gen.Generator {
 		deepcopy.Generator{},
 		statemachine.Generator{},
 		rbacgen.Generator{},
+		agreegen.Generator{},
 	}
 }
 
