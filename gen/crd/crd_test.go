@@ -142,6 +142,7 @@ func TestVerifyRejectsBrokenCRD(t *testing.T) {
 		"maxItems",
 		"types.go:24:2: the API server would reject CRD gadgets.broken.example.com: .spec.name",
 		"nosuchfunction",
+		`types.go:26:2: CRD gadgets.broken.example.com: .spec.phone: the API server ignores format "phone"`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("diagnostics lack %q:\n%s", want, text)

@@ -9,6 +9,9 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	apivalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/util/version"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 
 	"github.com/modelgen/modelgen/model"
 )
@@ -19,7 +22,7 @@ import (
 // cost budget). Each problem becomes a diagnostic at the Go field it comes
 // from.
 func Verify(r Result) model.Diagnostics {
-	var diags model.Diagnostics
+	diags := unknownFormats(r)
 	internal := &apiextensions.CustomResourceDefinition{}
 	if err := apiext.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(r.CRD, internal, nil); err != nil {
 		diags.Errorf(r.Root.Pos, "the API server cannot convert the CRD %s: %v", r.CRD.Name, err)
@@ -117,4 +120,55 @@ func structOf(r *model.TypeRef) *model.Type {
 		}
 	}
 	return nil
+}
+
+// serverVersion is the Kubernetes version whose format list is checked.
+var serverVersion = version.MajorMinor(1, 37)
+
+// unknownFormats reports every format the API server would silently drop
+// (apiextensions-apiserver's formats list): such a format validates nothing
+// on the server, so the CRD would promise a check it does not make.
+func unknownFormats(r Result) model.Diagnostics {
+	var diags model.Diagnostics
+	for i, v := range r.CRD.Spec.Versions {
+		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+			continue
+		}
+		walkSchema(v.Schema.OpenAPIV3Schema, fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i), func(s *apiext.JSONSchemaProps, path string) {
+			if s.Format == "" {
+				return
+			}
+			sp := &spec.Schema{SchemaProps: spec.SchemaProps{Format: s.Format}}
+			if s.Type != "" {
+				sp.Type = spec.StringOrArray{s.Type}
+			}
+			for _, f := range apivalidation.GetUnrecognizedFormats(sp, serverVersion) {
+				pos, where := locate(r, path)
+				diags.Errorf(pos, "CRD %s: %s: the API server ignores format %q on a %s; use a pattern (validate keyword or +kubebuilder:validation:Pattern) instead", r.CRD.Name, where, f, s.Type)
+			}
+		})
+	}
+	return diags
+}
+
+func walkSchema(s *apiext.JSONSchemaProps, path string, visit func(*apiext.JSONSchemaProps, string)) {
+	if s == nil {
+		return
+	}
+	visit(s, path)
+	for name, p := range s.Properties {
+		p := p
+		walkSchema(&p, path+".properties["+name+"]", visit)
+	}
+	if s.Items != nil {
+		walkSchema(s.Items.Schema, path+".items", visit)
+	}
+	if s.AdditionalProperties != nil {
+		walkSchema(s.AdditionalProperties.Schema, path+".additionalProperties", visit)
+	}
+	for _, group := range [][]apiext.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+		for i := range group {
+			walkSchema(&group[i], path, visit)
+		}
+	}
 }

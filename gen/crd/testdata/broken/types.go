@@ -22,4 +22,6 @@ type GadgetSpec struct {
 	Items []string `json:"items"`
 	// +kubebuilder:validation:XValidation:rule="self.nosuchfunction()"
 	Name string `json:"name"`
+	// +kubebuilder:validation:Format=phone
+	Phone string `json:"phone"`
 }
