@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelgen/modelgen/rbac"
 	"github.com/modelgen/modelgen/rbac/internal/testtypes"
@@ -88,7 +89,8 @@ func TestPolicySwapUnderLoad(t *testing.T) {
 			store.Swap(titleOnly)
 		}
 	}
-	for seen[0].Load() == 0 || seen[1].Load() == 0 {
+	deadline := time.Now().Add(time.Minute)
+	for (seen[0].Load() == 0 || seen[1].Load() == 0) && len(errs) == 0 && time.Now().Before(deadline) {
 		store.Swap(secretOnly)
 		store.Swap(titleOnly)
 	}
@@ -97,6 +99,9 @@ func TestPolicySwapUnderLoad(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+	if seen[0].Load() == 0 || seen[1].Load() == 0 {
+		t.Fatalf("in a minute of swapping, the readers saw policy A %d times and policy B %d times", seen[0].Load(), seen[1].Load())
 	}
 }
 

@@ -172,6 +172,9 @@ func TestStringRoundTrip(t *testing.T) {
 		"dive,keys,min=1,endkeys,required", "structonly,nostructlevel,required", "max=3,dive,omitnil,dive,len=2",
 		"oneof='a b' c", "eq=", "dive,keys,dive,keys,endkeys,endkeys",
 	} {
+		if _, errs := Parse(tag); len(errs) > 0 {
+			t.Fatalf("Parse(%q): %v", tag, errs)
+		}
 		checkRoundTrip(t, tag)
 	}
 }
