@@ -15,6 +15,9 @@ import (
 type File struct {
 	Path string // absolute path
 	Data []byte
+	// Owner is the import path of the package the file is generated from;
+	// the writer uses it to find files a later run no longer generates.
+	Owner string
 }
 
 // Config holds the settings of one package, from flags or modelgen.yaml.

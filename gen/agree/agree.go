@@ -49,7 +49,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			diags.Errorf(model.Pos{File: pk.Dir}, "rendering the agreement test: %v", err)
 			continue
 		}
-		files = append(files, gen.File{Path: filepath.Join(pk.Dir, FileName), Data: data})
+		files = append(files, gen.File{Path: filepath.Join(pk.Dir, FileName), Data: data, Owner: pk.Path})
 	}
 	return files, diags
 }

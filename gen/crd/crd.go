@@ -42,7 +42,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		}
 		cfg := c.Config(r.Root.Pkg)
 		name := fmt.Sprintf("%s_%s.yaml", r.CRD.Spec.Group, r.CRD.Spec.Names.Plural)
-		files = append(files, gen.File{Path: filepath.Join(r.Root.Pkg.ModDir, cfg.CRDDir, name), Data: data})
+		files = append(files, gen.File{Path: filepath.Join(r.Root.Pkg.ModDir, cfg.CRDDir, name), Data: data, Owner: r.Root.Pkg.Path})
 	}
 	return files, diags
 }

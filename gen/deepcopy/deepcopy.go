@@ -61,7 +61,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			diags.Errorf(model.Pos{File: path}, "deepcopy: formatting: %v", err)
 			continue
 		}
-		files = append(files, gen.File{Path: path, Data: src})
+		files = append(files, gen.File{Path: path, Data: src, Owner: out.pkgs[path].PkgPath})
 	}
 	return files, diags
 }

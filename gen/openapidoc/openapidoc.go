@@ -41,7 +41,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			diags.Errorf(model.Pos{File: pk.Dir}, "%v", err)
 			continue
 		}
-		files = append(files, gen.File{Path: filepath.Join(pk.Dir, cfg.OpenAPI), Data: data})
+		files = append(files, gen.File{Path: filepath.Join(pk.Dir, cfg.OpenAPI), Data: data, Owner: pk.Path})
 	}
 	return files, diags
 }

@@ -100,7 +100,7 @@ func goCode(rules *accesstag.Rules, pk *model.Package) (*gen.File, model.Diagnos
 		g.diags.Errorf(model.Pos{File: filepath.Join(pk.Dir, FileName)}, "rbac: generated code does not format: %v\n%s", err, g.f.GoString())
 		return nil, g.diags
 	}
-	return &gen.File{Path: filepath.Join(pk.Dir, FileName), Data: buf.Bytes()}, g.diags
+	return &gen.File{Path: filepath.Join(pk.Dir, FileName), Data: buf.Bytes(), Owner: pk.Path}, g.diags
 }
 
 // reachable lists the struct types the entries hold, entries included,

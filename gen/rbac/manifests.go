@@ -113,7 +113,7 @@ func manifests(c *gen.Context, rules *accesstag.Rules) ([]gen.File, model.Diagno
 				diags.Errorf(model.Pos{File: k.dir}, "rbac: %v", err)
 				continue
 			}
-			files = append(files, gen.File{Path: filepath.Join(k.dir, k.group+"_"+role+"_role.yaml"), Data: data})
+			files = append(files, gen.File{Path: filepath.Join(k.dir, k.group+"_"+role+"_role.yaml"), Data: data, Owner: resources[k][0].Type.Pkg.Path})
 		}
 	}
 	return files, diags

@@ -43,7 +43,7 @@ func views(c *gen.Context, rules *accesstag.Rules) ([]gen.File, model.Diagnostic
 			if err == nil {
 				var data []byte
 				if data, err = openapi.YAML(view); err == nil {
-					files = append(files, gen.File{Path: viewPath(pk, cfg, role), Data: data})
+					files = append(files, gen.File{Path: viewPath(pk, cfg, role), Data: data, Owner: pk.Path})
 					continue
 				}
 			}

@@ -67,13 +67,13 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			diags.Errorf(own[0].Tag.Pos, "state: generating %s: %v", FileName, err)
 			continue
 		}
-		files = append(files, gen.File{Path: filepath.Join(pk.Dir, FileName), Data: src})
+		files = append(files, gen.File{Path: filepath.Join(pk.Dir, FileName), Data: src, Owner: pk.Path})
 		docs := c.Config(pk).DocsDir
 		if docs == "" {
 			docs = "docs"
 		}
 		for _, m := range own {
-			files = append(files, gen.File{Path: filepath.Join(pk.Dir, docs, m.Owner.Name+"-statemachine.md"), Data: markdown(m)})
+			files = append(files, gen.File{Path: filepath.Join(pk.Dir, docs, m.Owner.Name+"-statemachine.md"), Data: markdown(m), Owner: pk.Path})
 		}
 	}
 	return files, diags

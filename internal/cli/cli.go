@@ -160,15 +160,22 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "modelgen: %d error(s); nothing written\n", diags.Count(model.Error))
 		return ExitFail
 	}
-	res, err := writer.Write(files, fl.check)
+	pkgs := map[string]string{}
+	for _, pk := range m.Packages {
+		pkgs[pk.Path] = pk.Dir
+	}
+	res, err := writer.Sync(files, fl.check, pkgs)
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitFail
 	}
 	summary(stdout, m, diags, res, fl.check)
-	if fl.check && len(res.Stale) > 0 {
+	if fl.check && len(res.Stale)+len(res.Orphans) > 0 {
 		for _, s := range res.Stale {
 			fmt.Fprintf(stderr, "%s: stale: run modelgen generate\n", relative(s))
+		}
+		for _, s := range res.Orphans {
+			fmt.Fprintf(stderr, "%s: no longer generated: run modelgen generate to remove it\n", relative(s))
 		}
 		return ExitFail
 	}
@@ -214,13 +221,12 @@ func summary(w io.Writer, m *model.Model, diags model.Diagnostics, res writer.Re
 			}
 		}
 	}
-	verb := "written"
-	n := len(res.Written)
+	verb, n, gone := "written", len(res.Written), fmt.Sprintf("%d removed", len(res.Removed))
 	if check {
-		verb, n = "stale", len(res.Stale)
+		verb, n, gone = "stale", len(res.Stale), fmt.Sprintf("%d no longer generated", len(res.Orphans))
 	}
-	fmt.Fprintf(w, "modelgen: %d types, %d fields, %d constraints, %d warnings; %d files %s, %d unchanged\n",
-		types, fields, checks, diags.Count(model.Warning), n, verb, len(res.Unchanged))
+	fmt.Fprintf(w, "modelgen: %d types, %d fields, %d constraints, %d warnings; %d files %s, %d unchanged, %s\n",
+		types, fields, checks, diags.Count(model.Warning), n, verb, len(res.Unchanged), gone)
 }
 
 func countChecks(lv *model.Level) int {

@@ -19,6 +19,10 @@ type Result struct {
 	Written   []string
 	Unchanged []string
 	Stale     []string // check mode: files that differ or are missing
+	// Orphans (check mode) and Removed: files an earlier run generated
+	// from these packages that this run no longer generates.
+	Orphans []string
+	Removed []string
 }
 
 // Plan sorts files and rejects two backends writing one path.
