@@ -36,4 +36,4 @@ fi
 echo "== envtest tier (real kube-apiserver + etcd)" >&2
 KUBEBUILDER_ASSETS="$(hack/controlplane.sh)"
 export KUBEBUILDER_ASSETS
-(cd examples && go test -count=1 -p 1 -timeout 30m -tags envtest ./...)
+(cd examples && go vet -tags envtest ./... && go test -count=1 -p 1 -timeout 30m -tags envtest ./...)
