@@ -2,10 +2,11 @@ package agree_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -189,12 +190,7 @@ func renderCounts(r *agree.Report) string {
 	fmt.Fprintf(&b, "| types (one per kind), constrained fields | %d, %d |\n", len(r.Types), r.Fields)
 	fmt.Fprintf(&b, "| documents judged, each by validator, OpenAPI and CRD | %d |\n", r.Documents)
 	reasons := r.ByReason()
-	var keys []string
-	for k := range reasons {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(reasons)) {
 		fmt.Fprintf(&b, "| listed divergences, %s | %d |\n", k, reasons[k])
 	}
 	fmt.Fprintf(&b, "| divergences left (unlisted) | %d |\n", len(r.Unlisted()))

@@ -2,8 +2,10 @@ package agree
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -115,12 +117,7 @@ func (r *Report) Summary() string {
 	fmt.Fprintf(&b, "agree: %d types, %d constrained fields, %d keyword/kind pairs, %d documents judged; %d divergences, %d unlisted",
 		len(r.Types), r.Fields, len(r.Covered), r.Documents, len(r.Divergences), len(r.Unlisted()))
 	reasons := r.ByReason()
-	var keys []string
-	for k := range reasons {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(reasons)) {
 		fmt.Fprintf(&b, "\n\t%6d  %s", reasons[k], k)
 	}
 	return b.String()

@@ -536,17 +536,18 @@ var libRoots []string
 
 func libraryRoots() []string {
 	if libRoots == nil {
-		libRoots = []string{goEnv("GOROOT"), goEnv("GOMODCACHE")}
+		libRoots = goEnv("GOROOT", "GOMODCACHE")
 	}
 	return libRoots
 }
 
-func goEnv(name string) string {
-	out, err := exec.Command("go", "env", name).Output()
+// goEnv asks the go command for variables, in one call.
+func goEnv(names ...string) []string {
+	out, err := exec.Command("go", append([]string{"env"}, names...)...).Output()
 	if err != nil {
-		return ""
+		return nil
 	}
-	return strings.TrimSpace(string(out))
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
 }
 
 // moduleOf finds the module root and path of a directory (the nearest go.mod).

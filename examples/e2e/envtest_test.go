@@ -5,11 +5,10 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"github.com/modelgen/modelgen/examples/e2e/internal/controlplane"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,19 +28,7 @@ var (
 // TestMain starts a real kube-apiserver and etcd (KUBEBUILDER_ASSETS, see
 // hack/controlplane.sh) with every generated CRD of the examples installed.
 func TestMain(m *testing.M) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		fmt.Fprintln(os.Stderr, "KUBEBUILDER_ASSETS is not set: run export KUBEBUILDER_ASSETS=$(hack/controlplane.sh)")
-		os.Exit(1)
-	}
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		// generous limits: CI machines have 2 busy cores
-		ControlPlaneStartTimeout: 2 * time.Minute,
-		ControlPlaneStopTimeout:  time.Minute,
-		CRDInstallOptions:        envtest.CRDInstallOptions{MaxTime: 2 * time.Minute},
-	}
-	cfg, err := env.Start()
+	env, cfg, err := controlplane.Start()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting the control plane:", err)
 		os.Exit(1)

@@ -49,14 +49,17 @@ func Verify(r Result) model.Diagnostics {
 	return diags
 }
 
-var propertyStep = regexp.MustCompile(`properties\[([^\]]+)\]|items|additionalProperties`)
+var (
+	propertyStep = regexp.MustCompile(`properties\[([^\]]+)\]|items|additionalProperties`)
+	versionStep  = regexp.MustCompile(`versions\[(\d+)\]`)
+)
 
 // locate maps a validation path such as
 // spec.validation.openAPIV3Schema.properties[spec].properties[amount].x-kubernetes-validations[0].rule
 // (or spec.versions[0].schema...) back to the Go field it describes.
 func locate(r Result, path string) (model.Pos, string) {
 	t := r.Root
-	if m := regexp.MustCompile(`versions\[(\d+)\]`).FindStringSubmatch(path); m != nil {
+	if m := versionStep.FindStringSubmatch(path); m != nil {
 		var i int
 		fmt.Sscan(m[1], &i)
 		if i < len(r.Roots) {

@@ -5,17 +5,16 @@ package agree_test
 import (
 	"context"
 	"fmt"
+	"github.com/modelgen/modelgen/examples/e2e/internal/controlplane"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/modelgen/modelgen/agree"
 	v1 "github.com/modelgen/modelgen/examples/e2e/api/v1"
@@ -30,25 +29,12 @@ var (
 // (read from disk, as users apply them) and the CRDs of modelgen's own
 // agreement suite (built in memory).
 func TestMain(m *testing.M) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		fmt.Fprintln(os.Stderr, "KUBEBUILDER_ASSETS is not set: run export KUBEBUILDER_ASSETS=$(hack/controlplane.sh)")
-		os.Exit(1)
-	}
 	var err error
 	if suite, err = agree.Suite(); err != nil {
 		fmt.Fprintln(os.Stderr, "loading the agreement suite:", err)
 		os.Exit(1)
 	}
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
-		CRDs:                  suite.CRDs(),
-		ErrorIfCRDPathMissing: true,
-		// generous limits: CI machines have 2 busy cores
-		ControlPlaneStartTimeout: 2 * time.Minute,
-		ControlPlaneStopTimeout:  time.Minute,
-		CRDInstallOptions:        envtest.CRDInstallOptions{MaxTime: 2 * time.Minute},
-	}
-	cfg, err := env.Start()
+	env, cfg, err := controlplane.Start(suite.CRDs()...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting the control plane:", err)
 		os.Exit(1)
