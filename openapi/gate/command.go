@@ -31,6 +31,13 @@ the module path must end in /vN for N >= 2 and carry no suffix for v0 and v1.
 git:<ref>:<path> reads the document with git show; the path is relative to the
 repository root.
 
+Each side must be one self-contained OpenAPI 3.0 document (2.0 and 3.1 are
+refused) and stay within limits: a regular file (no device, FIFO or directory,
+through a symlink or not) or git blob of at most --max-size, at most
+--max-yaml-aliases aliases adding at most --max-yaml-alias-nodes nodes once
+expanded (counted before expanding), and only local $refs (#/...). A document
+beyond a limit is refused with exit 2 before it is decoded.
+
 Exit status: 0 pass, 1 violation, 2 usage or input error.
 
 Examples:
@@ -57,6 +64,10 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.PatchForAdditions, "patch-for-additions", false, "let a patch bump carry additive changes")
 	fs.StringVar(&opts.Dir, "C", "", "run as if started in this directory (files, go.mod and git)")
 	fs.BoolVar(&opts.WarnIsAdditive, "warn-is-additive", false, "count oasdiff WARN changes as additive instead of breaking")
+	opts.Limits = DefaultLimits()
+	fs.Var(sizeFlag{&opts.Limits.MaxBytes}, "max-size", "largest document read per side: a `size` in bytes, or with a KiB, MiB or GiB suffix")
+	fs.IntVar(&opts.Limits.MaxAliases, "max-yaml-aliases", DefaultMaxAliases, "most YAML aliases a document may use")
+	fs.IntVar(&opts.Limits.MaxAliasNodes, "max-yaml-alias-nodes", DefaultMaxAliasNodes, "most YAML nodes the aliases of a document may add once expanded")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageText)
 		fs.PrintDefaults()

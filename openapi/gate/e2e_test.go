@@ -137,7 +137,7 @@ func TestEndToEndInputErrors(t *testing.T) {
 	r.expect(ExitError, nil, []string{`path "api/openapi.yaml" does not exist at git ref "v1.2.0"`}, "--base", "git:v1.2.0:api/openapi.yaml")
 
 	r.write("openapi.yaml", "openapi: 3.0.3\ninfo: [unclosed\n")
-	r.expect(ExitError, nil, []string{"revision: openapi.yaml: not a readable OpenAPI document"}, "--base", baseRef)
+	r.expect(ExitError, nil, []string{"revision: openapi.yaml: not a readable YAML or JSON document"}, "--base", baseRef)
 
 	r.write("openapi.yaml", r.spec("base.yaml", "one.two"))
 	r.expect(ExitError, nil, []string{`revision: openapi.yaml: info.version: "one.two" is not a semantic version`}, "--base", baseRef)
@@ -150,6 +150,20 @@ func TestEndToEndInputErrors(t *testing.T) {
 	}, nil, "--base", baseRef)
 
 	r.expect(ExitError, nil, []string{"--go-mod", "no such file"}, "--base", baseRef, "--go-mod", "missing/go.mod")
+
+	// The limits hold for a base read from git: the blob's size is asked
+	// before git show runs, and git show's output is read through a bound.
+	r.expect(ExitError, nil, []string{"base: git:v1.2.0:openapi.yaml: the document is larger than the 1KiB limit (raise the limit with --max-size)"},
+		"--base", baseRef, "--max-size", "1KiB")
+	r.write("openapi.yaml", aliasBomb(12))
+	r.git("add", ".")
+	r.git("commit", "-q", "-m", "bomb")
+	r.git("tag", "bomb")
+	r.expect(ExitError, nil, []string{"base: git:bomb:openapi.yaml: the document's YAML aliases would expand"}, "--base", "git:bomb:openapi.yaml")
+	data, err := gitShow(t.Context(), r.dir, "v1.2.0:openapi.yaml", 100)
+	if data != nil || err == nil || !strings.Contains(err.Error(), "larger than the 100B limit") {
+		t.Errorf("gitShow past the limit: %d bytes, %v", len(data), err)
+	}
 
 	outside := &repo{t: t, dir: t.TempDir()}
 	outside.expect(ExitError, nil, []string{"not inside a git repository"}, "--base", baseRef)

@@ -34,6 +34,9 @@ type Options struct {
 	// WarnIsAdditive counts oasdiff's WARN changes as additive rather than
 	// breaking.
 	WarnIsAdditive bool
+	// Limits bound what is read from each document, base and revision
+	// alike; zero fields take the defaults (DefaultLimits).
+	Limits Limits
 }
 
 // InputError is returned by Run when an input is missing, unreadable or
@@ -55,11 +58,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, inputErrorf("the base (--base) is required: the last release's contract, a file or git:<ref>:<path>")
 	}
 	opts.Revision = cmp.Or(opts.Revision, DefaultRevision)
-	base, err := readSide(ctx, opts.Base, opts.Dir)
+	opts.Limits = opts.Limits.orDefaults()
+	base, err := readSide(ctx, opts.Base, opts.Dir, opts.Limits)
 	if err != nil {
 		return nil, inputErrorf("base: %w", err)
 	}
-	revision, err := readSide(ctx, opts.Revision, opts.Dir)
+	revision, err := readSide(ctx, opts.Revision, opts.Dir, opts.Limits)
 	if err != nil {
 		return nil, inputErrorf("revision: %w", err)
 	}
@@ -91,16 +95,16 @@ type side struct {
 
 // readSide reads, loads and validates one document; Run marks its errors as
 // input errors.
-func readSide(ctx context.Context, given, dir string) (*side, error) {
+func readSide(ctx context.Context, given, dir string, lim Limits) (*side, error) {
 	loc, err := parseLocation(given, dir)
 	if err != nil {
 		return nil, err
 	}
-	data, err := loc.read(ctx, dir)
+	data, err := loc.read(ctx, dir, lim.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := loadSpec(ctx, loc, data)
+	spec, err := loadSpec(ctx, loc, data, lim)
 	if err != nil {
 		return nil, err
 	}

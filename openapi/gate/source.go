@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"net/url"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -50,13 +51,17 @@ func parseLocation(given, dir string) (location, error) {
 
 // read returns the bytes at the location. dir is where git runs ("" for the
 // current directory).
-func (l location) read(ctx context.Context, dir string) ([]byte, error) {
+func (l location) read(ctx context.Context, dir string, maxBytes int64) ([]byte, error) {
 	if l.ref != "" {
-		return gitRead(ctx, dir, l.ref, l.path)
+		return gitRead(ctx, dir, l.ref, l.path, maxBytes)
 	}
-	data, err := os.ReadFile(l.file)
-	if errors.Is(err, fs.ErrNotExist) && strings.Contains(l.given, ":") {
+	data, err := readRegularFile(l.file, maxBytes)
+	var pathErr *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && strings.Contains(l.given, ":"):
 		return nil, fmt.Errorf("%w (to read from git history, write git:%s)", err, l.given)
+	case err != nil && !errors.As(err, &pathErr):
+		return nil, fmt.Errorf("%s: %w", l.given, err) // the path error names the file itself
 	}
 	return data, err
 }
@@ -64,7 +69,7 @@ func (l location) read(ctx context.Context, dir string) ([]byte, error) {
 // gitRead reads <ref>:<path> with git show, after asking git separately
 // whether the ref and the path exist, so each failure gets its own message
 // instead of git's "fatal: invalid object name".
-func gitRead(ctx context.Context, dir, ref, path string) ([]byte, error) {
+func gitRead(ctx context.Context, dir, ref, path string, maxBytes int64) ([]byte, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("git:%s:%s: git is not installed or not in PATH", ref, path)
 	}
@@ -83,7 +88,49 @@ func gitRead(ctx context.Context, dir, ref, path string) ([]byte, error) {
 	if k := strings.TrimSpace(string(kind)); k != "blob" {
 		return nil, fmt.Errorf("path %q at git ref %q is a %s, not a file", path, ref, k)
 	}
-	return git(ctx, dir, "show", "--no-textconv", ref+":"+path)
+	size, err := git(ctx, dir, "cat-file", "-s", ref+":"+path)
+	if err != nil {
+		return nil, err
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || n > maxBytes {
+		return nil, fmt.Errorf("git:%s:%s: %w", ref, path, tooLarge(maxBytes))
+	}
+	data, err := gitShow(ctx, dir, ref+":"+path, maxBytes)
+	if err != nil {
+		return nil, fmt.Errorf("git:%s:%s: %w", ref, path, err)
+	}
+	return data, nil
+}
+
+// gitShow reads a blob with git show, at most maxBytes of it: git's output
+// is read through a bounded reader and git is stopped when it says more.
+func gitShow(ctx context.Context, dir, object string, maxBytes int64) ([]byte, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "show", "--no-textconv", object)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	data, readErr := readAtMost(out, maxBytes)
+	if readErr != nil {
+		cancel() // stop git; its exit status no longer matters
+		_ = cmd.Wait()
+		return nil, readErr
+	}
+	if err := cmd.Wait(); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, fmt.Errorf("%s", msg)
+		}
+		return nil, err
+	}
+	return data, nil
 }
 
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
@@ -101,28 +148,37 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// loadSpec parses and validates an OpenAPI document with oasdiff's loader.
-// Relative $refs are followed only for local files: a document from git
-// history would otherwise resolve them against today's working tree.
-func loadSpec(ctx context.Context, l location, data []byte) (*load.SpecInfo, error) {
+// loadSpec parses and validates an OpenAPI document with kin-openapi, after
+// scanDocument has checked its aliases, references and version. The loader
+// may not read anything else: external references are disallowed, and the
+// function it would read them with refuses every location, so neither a
+// file nor the network is ever opened on the document's behalf.
+// newLoader returns a kin-openapi loader that reads nothing but the data it
+// is given.
+func newLoader(ctx context.Context) *openapi3.Loader {
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
-	name := l.given
-	if l.file != "" {
-		// Local files only: a contract check must not reach the network.
-		loader.IsExternalRefsAllowed = true
-		loader.ReadFromURIFunc = openapi3.ReadFromFile
-		if abs, err := filepath.Abs(l.file); err == nil {
-			name = abs
-		}
+	loader.IsExternalRefsAllowed = false
+	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+		return nil, fmt.Errorf("reference to %s refused: only references inside the document are followed", quoteShort(u.String()))
 	}
-	info, err := load.NewSpecInfoFromData(loader, data, name)
+	return loader
+}
+
+func loadSpec(ctx context.Context, l location, data []byte, lim Limits) (*load.SpecInfo, error) {
+	if err := scanDocument(data, lim); err != nil {
+		return nil, fmt.Errorf("%s: %w", l.given, err)
+	}
+	spec, err := newLoader(ctx).LoadFromData(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable OpenAPI document: %w", l.given, err)
 	}
-	info.Url = l.given
-	if err := info.Spec.Validate(ctx); err != nil {
+	if err := spec.Validate(ctx); err != nil {
 		return nil, fmt.Errorf("%s: invalid OpenAPI document: %w", l.given, err)
 	}
-	return info, nil
+	version := ""
+	if spec.Info != nil {
+		version = spec.Info.Version
+	}
+	return &load.SpecInfo{Url: l.given, Spec: spec, Version: version}, nil
 }

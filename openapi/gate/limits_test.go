@@ -1,0 +1,204 @@
+package gate
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// minimal is a valid OpenAPI 3.0 document whose one response schema is
+// given.
+func minimal(version, schema string) string {
+	return `openapi: ` + version + `
+info: {title: t, version: 1.2.0}
+paths:
+  /things:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: ` + schema + "\n"
+}
+
+// refused runs the gate with the revision given and checks that it is an
+// input error (exit 2 from the CLI) that says every want, says none of the
+// avoid strings, and comes back within a second.
+func refused(t *testing.T, opts Options, want []string, avoid ...string) {
+	t.Helper()
+	if opts.Base == "" {
+		opts.Base = filepath.Join(opts.Dir, "base.yaml")
+		writeFile(t, opts.Base, minimal("3.0.3", "{type: object}"))
+	}
+	start := time.Now()
+	_, err := Run(t.Context(), opts)
+	took := time.Since(start)
+	if !IsInputError(err) {
+		t.Fatalf("err = %v, want an input error", err)
+	}
+	t.Logf("%v (%v)", err, took)
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error lacks %q:\n%v", w, err)
+		}
+	}
+	for _, a := range avoid {
+		if strings.Contains(err.Error(), a) {
+			t.Errorf("error says %q:\n%v", a, err)
+		}
+	}
+	if took > time.Second {
+		t.Errorf("refused after %v, want within a second", took)
+	}
+}
+
+// A billion-laughs document: ten levels of ten aliases each would expand to
+// 10^10 nodes from a file of a few hundred bytes.
+func aliasBomb(levels int) string {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: t, version: 1.2.0}\npaths: {}\nx-bomb:\n  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "  l%d: &l%d [", i, i)
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*l%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	return b.String()
+}
+
+func TestLimitAliasBomb(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bomb.yaml"), aliasBomb(18))
+	refused(t, Options{Dir: dir, Revision: "bomb.yaml"},
+		[]string{"bomb.yaml: the document's YAML aliases would expand to more than", "refused before expanding them", "--max-yaml-alias-nodes"})
+
+	// The count of aliases is a limit of its own.
+	writeFile(t, filepath.Join(dir, "many.yaml"), minimal("3.0.3", "{type: object}")+"x-a: &a 1\nx-list: ["+strings.Repeat("*a, ", 20)+"*a]\n")
+	refused(t, Options{Dir: dir, Revision: "many.yaml", Limits: Limits{MaxAliases: 20}},
+		[]string{"uses 21 YAML aliases, more than the limit of 20", "--max-yaml-aliases"})
+	if _, err := Run(t.Context(), Options{Base: "many.yaml", Revision: "many.yaml", Dir: dir}); err != nil {
+		t.Errorf("21 aliases under the default limit: %v", err)
+	}
+
+	// An anchor that holds an alias to itself has no finite expansion.
+	writeFile(t, filepath.Join(dir, "loop.yaml"), minimal("3.0.3", "{type: object}")+"x-loop: &loop [a, *loop]\n")
+	refused(t, Options{Dir: dir, Revision: "loop.yaml"}, []string{"loop.yaml: ", "an anchor that contains it"})
+}
+
+func TestLimitNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, Options{Dir: dir, Revision: "zero.yaml"}, []string{"zero.yaml: is a character device; the gate reads regular files only"})
+
+	// A FIFO without a writer would block a plain open forever.
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	refused(t, Options{Dir: dir, Revision: "fifo.yaml"}, []string{"fifo.yaml: is a named pipe (FIFO)"})
+	refused(t, Options{Dir: dir, Revision: "."}, []string{"is a directory"})
+
+	// A symlink to a regular file is read as that file.
+	writeFile(t, filepath.Join(dir, "real.yaml"), minimal("3.0.3", "{type: object}"))
+	if err := os.Symlink("real.yaml", filepath.Join(dir, "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(t.Context(), Options{Base: "real.yaml", Revision: "link.yaml", Dir: dir}); err != nil {
+		t.Errorf("symlink to a regular file: %v", err)
+	}
+}
+
+func TestLimitSize(t *testing.T) {
+	dir := t.TempDir()
+	doc := minimal("3.0.3", "{type: object}")
+	writeFile(t, filepath.Join(dir, "doc.yaml"), doc)
+	refused(t, Options{Dir: dir, Base: filepath.Join(dir, "doc.yaml"), Revision: "doc.yaml", Limits: Limits{MaxBytes: int64(len(doc) - 1)}},
+		[]string{fmt.Sprintf("doc.yaml: the document is larger than the %dB limit (raise the limit with --max-size)", len(doc)-1)})
+	if _, err := Run(t.Context(), Options{Base: "doc.yaml", Revision: "doc.yaml", Dir: dir, Limits: Limits{MaxBytes: int64(len(doc))}}); err != nil {
+		t.Errorf("a document of exactly the limit: %v", err)
+	}
+
+	// The default: a 33 MiB file is refused without being parsed.
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, []byte(doc+"x-pad: '"+strings.Repeat("a", 33<<20)+"'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, Options{Dir: dir, Revision: "big.yaml"}, []string{"big.yaml: the document is larger than the 32MiB limit"})
+}
+
+// External references are refused by name, whatever they point at, and the
+// gate never reads what they point at: no content of the target appears.
+func TestLimitExternalRefs(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(t.TempDir(), "secret.yaml")
+	writeFile(t, secret, "Thing: {type: object, description: TOP-SECRET-CONTENT}\n")
+	writeFile(t, filepath.Join(dir, "sub", "thing.yaml"), "Thing: {type: object, description: TOP-SECRET-CONTENT}\n")
+	rel, err := filepath.Rel(filepath.Join(dir, "sub"), secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, ref := range map[string]string{
+		"absolute": secret + "#/Thing",
+		"dotdot":   "sub/" + rel + "#/Thing",
+		"relative": "sub/thing.yaml#/Thing",
+		"file-url": "file://" + secret + "#/Thing",
+		"device":   "/dev/zero#/x",
+		"remote":   "http://127.0.0.1:9/thing.yaml#/Thing",
+	} {
+		t.Run(name, func(t *testing.T) {
+			writeFile(t, filepath.Join(dir, name+".yaml"), minimal("3.0.3", "{$ref: '"+ref+"'}"))
+			refused(t, Options{Dir: dir, Revision: name + ".yaml"},
+				[]string{name + ".yaml: line 11, column 30: $ref " + fmt.Sprintf("%q", ref) + " points outside the document", "local references (#/...)"},
+				"TOP-SECRET-CONTENT")
+		})
+	}
+}
+
+func TestVersionsRefused(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "v31.yaml"), minimal("3.1.0", "{type: object}"))
+	refused(t, Options{Dir: dir, Revision: "v31.yaml"}, []string{`v31.yaml: this is an OpenAPI "3.1.0" document; the gate judges OpenAPI 3.0 documents only`})
+	writeFile(t, filepath.Join(dir, "v2.yaml"), "swagger: '2.0'\ninfo: {title: t, version: 1.2.0}\npaths: {}\n")
+	refused(t, Options{Dir: dir, Revision: "v2.yaml"}, []string{`v2.yaml: this is a Swagger/OpenAPI 2.0 document (swagger: "2.0")`, "convert it to 3.0"})
+	writeFile(t, filepath.Join(dir, "v4.yaml"), minimal("4.0.0", "{type: object}"))
+	refused(t, Options{Dir: dir, Revision: "v4.yaml"}, []string{`openapi: "4.0.0" is not a version the gate judges`})
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "32MiB": 32 << 20, "64 MiB": 64 << 20, "2GiB": 2 << 30, "512KiB": 512 << 10, "10B": 10} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+		if got, _ := parseSize(formatSize(want)); got != want {
+			t.Errorf("formatSize(%d) = %q does not read back", want, formatSize(want))
+		}
+	}
+	for _, in := range []string{"", "0", "-1", "1TB", "MiB", "99999999999999GiB"} {
+		if _, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) accepted", in)
+		}
+	}
+}
+
+// The loader is a second line behind scanDocument: given a document with an
+// external reference directly, it refuses to read it.
+func TestLoaderReadsNothingElse(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "secret.yaml")
+	writeFile(t, secret, "Thing: {type: object, description: TOP-SECRET-CONTENT}\n")
+	for _, ref := range []string{secret + "#/Thing", "file://" + secret + "#/Thing", "../secret.yaml#/Thing"} {
+		_, err := newLoader(t.Context()).LoadFromData([]byte(minimal("3.0.3", "{$ref: '"+ref+"'}")))
+		if err == nil || strings.Contains(err.Error(), "TOP-SECRET") {
+			t.Errorf("$ref %s: err = %v, want a refusal that quotes nothing of the file", ref, err)
+		}
+	}
+}
