@@ -70,8 +70,18 @@ follow.
 
 A location is a file or git:<ref>:<path>, read with `git show` in Options.Dir
 (the path is relative to the repository root, as git takes it); a missing ref
-and a missing path each get their own message. Documents are loaded with
-oasdiff's load package and validated with kin-openapi. Relative file $refs are
-followed for local files only, not for documents read from git.
+and a missing path each get their own message.
+
+Each side is one self-contained OpenAPI 3.0 document, read within Limits
+before anything decodes it: a regular file (checked by path and again on the
+open descriptor, so a symlink to /dev/zero, a FIFO or a directory is refused)
+or a git blob (its size asked first, git show's output read through a bound)
+of at most Limits.MaxBytes; YAML aliases counted, with the nodes they would
+add, on the unexpanded node tree (Limits.MaxAliases, Limits.MaxAliasNodes);
+only local $refs (#/...), an external one refused by name without being
+read; "swagger: 2.0" and "openapi: 3.1.x" refused. kin-openapi then loads the
+document with external references disallowed and a reader that refuses every
+location, and validates it. A refusal is an *InputError (exit 2) and, for a
+limit, a *LimitError naming the flag that raises it.
 */
 package gate
