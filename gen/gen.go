@@ -18,6 +18,9 @@ type File struct {
 	// Owner is the import path of the package the file is generated from;
 	// the writer uses it to find files a later run no longer generates.
 	Owner string
+	// Backend names the backend that generated the file (its --only
+	// name), so that a run of some backends removes only their stale files.
+	Backend string
 }
 
 // Config holds the settings of one package, from flags or modelgen.yaml.

@@ -368,3 +368,82 @@ func TestDeterministicExamples(t *testing.T) {
 		}
 	})
 }
+
+// TestOnlyJudgesAndRemovesItsOwnFiles: a run of some backends (--only)
+// leaves the other backends' files alone, both when writing and under
+// --check, and removes only its own stale files.
+func TestOnlyJudgesAndRemovesItsOwnFiles(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "only"), dir)
+	withModelgen(t, dir, "example.com/only")
+	gen := func(extra ...string) result {
+		return run(append(append([]string{"generate"}, extra...), "-C", dir, "./...")...)
+	}
+	machine := filepath.Join(dir, "tickets", "zz_generated.statemachine.go")
+	doc := filepath.Join(dir, "tickets", "openapi.yaml")
+	if r := gen(); r.code != cli.ExitOK {
+		t.Fatalf("first run: %v", r)
+	}
+	for _, f := range []string{machine, doc} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("the first run did not write %s: %v", f, err)
+		}
+	}
+	written := snapshot(t, dir)
+
+	// 1. --only openapi keeps the state machine's files
+	if r := gen("--only", "openapi"); r.code != cli.ExitOK {
+		t.Fatalf("--only openapi: %v", r)
+	}
+	sameTree(t, "--only openapi over fresh output", snapshot(t, dir), written)
+
+	// 2. a stale state machine file is not openapi's concern
+	edit(t, machine, "package tickets", "package tickets\n\n// edited")
+	if r := gen("--check", "--only", "openapi"); r.code != cli.ExitOK {
+		t.Errorf("--check --only openapi with a stale state machine file: %v", r)
+	}
+	if r := gen("--check", "--only", "statemachine"); r.code != cli.ExitFail || !strings.Contains(r.stderr, machine+": stale") {
+		t.Errorf("--check --only statemachine with a stale state machine file: want exit 1 naming it, got %v", r)
+	}
+
+	// 3. without the state tag, the machine's file is the statemachine
+	// backend's orphan, not openapi's
+	edit(t, filepath.Join(dir, "tickets", "types.go"), ` state:"initial=Open;Open->Closed:Close"`, "")
+	if r := gen("--only", "openapi"); r.code != cli.ExitOK {
+		t.Fatalf("--only openapi without the state tag: %v", r)
+	}
+	if _, err := os.Stat(machine); err != nil {
+		t.Errorf("--only openapi removed the state machine's file: %v", err)
+	}
+	if r := gen("--check", "--only", "openapi"); r.code != cli.ExitOK {
+		t.Errorf("--check --only openapi after --only openapi: %v", r)
+	}
+	r := gen("--check", "--only", "statemachine")
+	if r.code != cli.ExitFail || !strings.Contains(r.stderr, machine+": no longer generated") {
+		t.Errorf("--check --only statemachine: want exit 1 naming %s, got %v", machine, r)
+	}
+	if r := gen("--only", "statemachine"); r.code != cli.ExitOK {
+		t.Fatalf("--only statemachine: %v", r)
+	}
+	if _, err := os.Stat(machine); !os.IsNotExist(err) {
+		t.Errorf("--only statemachine kept its orphan: %v", err)
+	}
+	if r := gen("--check"); r.code != cli.ExitOK {
+		t.Errorf("--check after both runs: %v", r)
+	}
+}
+
+// withModelgen makes dir a module that requires this checkout of modelgen
+// (generated state machines import its runtime, which needs no other
+// module).
+func withModelgen(t *testing.T, dir, module string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := fmt.Sprintf("module %s\n\ngo 1.26.0\n\nrequire github.com/modelgen/modelgen v0.0.0\n\nreplace github.com/modelgen/modelgen => %s\n", module, root)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
