@@ -6,9 +6,11 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,16 +147,21 @@ func (b *builder) typeInfos(p *loader.Package) map[string]*markers.TypeInfo {
 	return infos
 }
 
+// selectRoots selects the entry points of a package: its Kubernetes kinds,
+// found as controller-gen finds them (see kindOf), and its +modelgen:model
+// types.
 func (b *builder) selectRoots(p *loader.Package) {
 	infos := b.typeInfos(p)
-	names := make([]string, 0, len(infos))
-	for n := range infos {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	group, skipped := b.packageGroup(p)
+	var noGroup []*markers.TypeInfo
+	for _, n := range slices.Sorted(maps.Keys(infos)) {
 		info := infos[n]
-		root := info.Markers.Get("kubebuilder:object:root") == true
+		kind := kindOf(p, info)
+		root := kind != notObject || info.Markers.Get(rootMarker.Name) == true
+		if root && group == "" && !skipped {
+			noGroup = append(noGroup, info)
+		}
+		root = root && group != "" && info.Markers.Get("kubebuilder:skipversion") == nil
 		model := info.Markers.Get(ModelMarker.Name) != nil
 		if !root && !model {
 			continue
@@ -164,7 +171,78 @@ func (b *builder) selectRoots(p *loader.Package) {
 			continue
 		}
 		t.Root, t.Model = root, model
+		if root && kind == kubeKind {
+			t.Resource = resourceOf(t)
+		}
 	}
+	if len(noGroup) > 0 {
+		b.noteNoGroup(p, noGroup)
+	}
+}
+
+// packageGroup returns the +groupName of a package, and whether the package
+// opted out of CRD generation with +kubebuilder:skip.
+func (b *builder) packageGroup(p *loader.Package) (group string, skip bool) {
+	pm, err := markers.PackageMarkers(b.m.Collector, p)
+	if err != nil {
+		return "", false
+	}
+	if pm.Get("kubebuilder:skip") != nil {
+		return "", true
+	}
+	g, _ := pm.Get("groupName").(string)
+	return g, false
+}
+
+// noteNoGroup says once per package that its objects are skipped because
+// the package has no +groupName, as controller-gen skips them.
+func (b *builder) noteNoGroup(p *loader.Package, infos []*markers.TypeInfo) {
+	names := make([]string, len(infos))
+	for i, info := range infos {
+		names[i] = info.Name
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("and %d more", len(infos)-3))
+	}
+	b.m.Diags.Warnf(b.position(p, infos[0].RawSpec.Name.Pos()),
+		"package %s has no +groupName marker, so its objects (%s) get no CRD and no API paths, as with controller-gen; add `// +groupName=<group>` to the package comment to generate them",
+		p.PkgPath, strings.Join(names, ", "))
+}
+
+type objectKind int
+
+const (
+	notObject objectKind = iota
+	kubeKind             // embeds TypeMeta and ObjectMeta: a CRD kind
+	kubeList             // embeds TypeMeta and ListMeta
+)
+
+const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// kindOf tells a Kubernetes kind from a list and from anything else the way
+// controller-gen's FindKubeKinds does: by the metav1 types the struct
+// embeds, whatever its markers say.
+func kindOf(p *loader.Package, info *markers.TypeInfo) objectKind {
+	embeds := map[string]bool{}
+	for _, f := range info.Fields {
+		if f.Name != "" || p.TypesInfo == nil {
+			continue
+		}
+		named, ok := types.Unalias(p.TypesInfo.TypeOf(f.RawField.Type)).(*types.Named)
+		if !ok || named.Obj().Pkg() == nil || loader.NonVendorPath(named.Obj().Pkg().Path()) != metav1Path {
+			continue
+		}
+		embeds[named.Obj().Name()] = true
+	}
+	switch {
+	case !embeds["TypeMeta"]:
+		return notObject
+	case embeds["ObjectMeta"]:
+		return kubeKind
+	case embeds["ListMeta"]:
+		return kubeList
+	}
+	return notObject
 }
 
 func (b *builder) pkgFor(p *loader.Package) *Package {
@@ -238,9 +316,6 @@ func (b *builder) fill(t *Type) {
 		t.TypeKind = TypeOther
 		t.Underlying = b.ref(p, u)
 	}
-	if t.Root {
-		t.Resource = resourceOf(t)
-	}
 }
 
 func (b *builder) enum(p *loader.Package, obj *types.TypeName) []EnumValue {
@@ -268,9 +343,6 @@ func (b *builder) enum(p *loader.Package, obj *types.TypeName) []EnumValue {
 }
 
 func resourceOf(t *Type) *Resource {
-	if strings.HasSuffix(t.Name, "List") && t.Field("Items") != nil {
-		return nil
-	}
 	r := &Resource{Kind: t.Name, Plural: strings.ToLower(flect.Pluralize(t.Name)), Singular: strings.ToLower(t.Name), Namespaced: true}
 	if res, ok := t.Markers.Get("kubebuilder:resource").(crdmarkers.Resource); ok {
 		if res.Path != "" {

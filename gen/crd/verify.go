@@ -41,12 +41,24 @@ func Verify(r Result) model.Diagnostics {
 			detail = e.ErrorBody()
 		}
 		msg := fmt.Sprintf("the API server would reject CRD %s: %s: %s: %s", r.CRD.Name, where, e.Type, detail)
+		if e.Field == approvalField {
+			msg += fmt.Sprintf("; the group %s is protected (it ends in .k8s.io or .kubernetes.io): add the line\n\t%s\nto the comment of type %s, with the URL of the approved API review (or a value starting with \"unapproved\")",
+				r.CRD.Spec.Group, ApprovalMarker("<URL of the API review>"), r.Root.Name)
+		}
 		if strings.Contains(e.Detail, "cost") {
 			msg += " (add maxItems to the slices, maxProperties to the maps and maxLength to the strings the rule reads: validate max=N)"
 		}
 		diags.Errorf(pos, "%s", msg)
 	}
 	return diags
+}
+
+const approvalField = "metadata.annotations[api-approved.kubernetes.io]"
+
+// ApprovalMarker is the marker that gives a CRD of a protected group the
+// approval annotation the API server demands.
+func ApprovalMarker(value string) string {
+	return `// +kubebuilder:metadata:annotations="api-approved.kubernetes.io=` + value + `"`
 }
 
 var (

@@ -1,8 +1,12 @@
-// Package deepcopy is the backend that writes zz_generated.deepcopy.go for
-// packages marked +kubebuilder:object:generate=true, so resource types can
-// be used with controller-runtime. It runs controller-tools' own deepcopy
-// generator on the packages the model already loaded and captures its
-// output in memory; only the header changes, to modelgen's.
+// Package deepcopy is the backend that writes zz_generated.deepcopy.go, so
+// resource types can be used with controller-runtime. It runs
+// controller-tools' own deepcopy generator on the packages the model already
+// loaded and captures its output in memory, so the rule of what gets
+// methods is controller-gen's: every type of a package marked
+// +kubebuilder:object:generate=true (or the legacy +k8s:deepcopy-gen=package),
+// and elsewhere the types marked +kubebuilder:object:root=true or
+// +kubebuilder:object:generate=true; +kubebuilder:object:generate=false on a
+// type opts it out. Only the header changes, to modelgen's.
 package deepcopy
 
 import (
@@ -44,10 +48,9 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		diags.Errorf(model.Pos{}, "deepcopy: %v", err)
 		return nil, diags
 	}
-	var roots []*loader.Package
-	for _, pk := range c.Model.Packages {
-		roots = append(roots, pk.Loaded)
-	}
+	// As controller-gen's object generator: every package named on the
+	// command line, each deciding by its own markers.
+	roots := c.Model.Loaded
 	out := &memory{files: map[string]*bytes.Buffer{}, pkgs: map[string]*loader.Package{}}
 	ctx := &genall.GenerationContext{Collector: &markers.Collector{Registry: reg}, Roots: roots, Checker: c.Model.Checker, OutputRule: out}
 	if err := g.Generate(ctx); err != nil {
