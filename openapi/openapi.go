@@ -98,9 +98,15 @@ type docBuilder struct {
 	err   error
 }
 
+// linkIndex maps controller-tools' reference links to types: the parsed
+// types and the ones a package override gave a schema directly
+// (IntOrString, Quantity and the other well-known types).
 func (b *docBuilder) linkIndex() {
 	b.links = map[string]crd.TypeIdent{}
 	for id := range b.set.Parser.Types {
+		b.links[crd.TypeRefLink(id.Package.PkgPath, id.Name)] = id
+	}
+	for id := range b.set.Parser.Schemata {
 		b.links[crd.TypeRefLink(id.Package.PkgPath, id.Name)] = id
 	}
 }
@@ -158,18 +164,14 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 	b.done[link] = true
 	b.set.Parser.NeedSchemaFor(id)
 	props := b.set.Parser.Schemata[id]
-	raw, err := json.Marshal(props)
+	sc := props.DeepCopy()
+	b.rewriteRefs(sc, id)
+	b.clientShapes(sc, id)
+	js, err := json.Marshal(sc)
 	if err != nil {
 		b.err = err
 		return name
 	}
-	var tree any
-	if err := json.Unmarshal(raw, &tree); err != nil {
-		b.err = err
-		return name
-	}
-	tree = b.rewrite(tree, id)
-	js, _ := json.Marshal(tree)
 	ref := &openapi3.SchemaRef{}
 	if err := ref.UnmarshalJSON(js); err != nil {
 		b.err = fmt.Errorf("schema of %s: %w", name, err)
@@ -229,48 +231,6 @@ func (b *docBuilder) extend(t *model.Type, s *openapi3.Schema) {
 			prop.Value.Extensions[k] = v
 		}
 	}
-}
-
-// rewrite points controller-tools' #/definitions links at components and
-// moves $ref siblings into allOf (OpenAPI 3.0 ignores them otherwise).
-func (b *docBuilder) rewrite(v any, from crd.TypeIdent) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, val := range x {
-			if k == "enum" || k == "default" || k == "example" {
-				continue
-			}
-			x[k] = b.rewrite(val, from)
-		}
-		if r, ok := x["$ref"].(string); ok {
-			if !strings.Contains(r, "~0") {
-				// a link without a package names a type of the same package
-				r = crd.TypeRefLink(from.Package.PkgPath, strings.TrimPrefix(r, "#/definitions/"))
-			}
-			id, known := b.links[r]
-			if !known {
-				b.err = fmt.Errorf("reference to unknown type %s", r)
-				return x
-			}
-			target := map[string]any{"$ref": "#/components/schemas/" + b.add(id)}
-			delete(x, "$ref")
-			if len(x) == 0 {
-				return target
-			}
-			x["allOf"] = append([]any{target}, anySlice(x["allOf"])...)
-		}
-		return x
-	case []any:
-		for i := range x {
-			x[i] = b.rewrite(x[i], from)
-		}
-	}
-	return v
-}
-
-func anySlice(v any) []any {
-	s, _ := v.([]any)
-	return s
 }
 
 func (b *docBuilder) ref(t *model.Type) *openapi3.SchemaRef {

@@ -45,6 +45,9 @@ func Build(m *model.Model, target model.Target, hooks ...Hook) *Set {
 	p := &crd.Parser{Collector: m.Collector, Checker: m.Checker, AllowDangerousTypes: true}
 	crd.AddKnownTypes(p)
 	p.PackageOverrides["time"] = stdTime
+	if target == model.TargetOpenAPI {
+		openAPIKnownTypes(p)
+	}
 	s := &Set{Model: m, Target: target, Parser: p}
 	for _, pk := range m.Packages {
 		p.NeedPackage(pk.Loaded)
@@ -116,11 +119,9 @@ func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
 		if prop, ok := sc.Properties[f.JSONName]; ok && f.JSONName != "" && !f.Skip {
 			typeRange(&prop, f.Type)
 			float32Range(&prop, f.Type, s.Target)
-			if d := f.Type.Deref(); s.Target == model.TargetOpenAPI && d.Kind == model.KindInt && d.Bits == 0 && prop.Type == "integer" && prop.Format == "" {
-				// a Go int is 64 bits wide (controller-tools leaves it
-				// unformatted): say so, or 1e300 passes the contract
-				prop.Format = "int64"
-			}
+			// a Go int is 64 bits wide (controller-tools leaves it
+			// unformatted): int64 says so, or 1e300 passes the contract
+			numberFormat(&prop, f.Type, s.Target)
 			if s.Target == model.TargetOpenAPI && f.Type.Deref().Kind == model.KindBytes && prop.Pattern == "" {
 				prop.Pattern = base64Pattern
 			}

@@ -1,0 +1,26 @@
+package schema
+
+import (
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/controller-tools/pkg/crd"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+)
+
+const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// openAPIKnownTypes gives the OpenAPI document the real structure of
+// ObjectMeta (name, labels, ownerReferences...), parsed from apimachinery's
+// source. A CRD keeps controller-tools' bare `type: object`: the API server
+// owns metadata and refuses most of its structure in a CRD schema. The
+// other well-known types (IntOrString, Quantity, Time, MicroTime, Duration,
+// RawExtension, JSON, Unstructured) keep the schema the CRD uses.
+func openAPIKnownTypes(p *crd.Parser) {
+	known := crd.KnownPackages[metav1Path]
+	p.PackageOverrides[metav1Path] = func(p *crd.Parser, pkg *loader.Package) {
+		known(p, pkg)
+		delete(p.Schemata, crd.TypeIdent{Name: "ObjectMeta", Package: pkg})
+		// FieldsV1 marshals itself as a free JSON object (its Go field
+		// is hidden from encoding/json)
+		p.Schemata[crd.TypeIdent{Name: "FieldsV1", Package: pkg}] = apiext.JSONSchemaProps{Type: "object"}
+	}
+}
