@@ -11,8 +11,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/modelgen/modelgen/gen"
 	agreegen "github.com/modelgen/modelgen/gen/agree"
 	"github.com/modelgen/modelgen/gen/crd"
@@ -137,6 +135,10 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := model.Load(model.Config{Dir: fl.dir, Patterns: fs.Args()})
 	if err != nil {
+		fmt.Fprintln(stderr, "modelgen:", err)
+		return ExitUsage
+	}
+	if err := checkFlagPaths(m, fl); err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitUsage
 	}
@@ -289,17 +291,19 @@ func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model
 		if cfg.Title == "" {
 			cfg.Title = pk.Path
 		}
-		path := filepath.Join(pk.Dir, "modelgen.yaml")
+		path := filepath.Join(pk.Dir, ConfigFile)
+		var set map[string]model.Pos
 		if data, err := os.ReadFile(path); err == nil {
-			if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
-				diags.Errorf(model.Pos{File: path, Line: 1, Col: 1}, "%v", err)
-			}
+			var d model.Diagnostics
+			set, d = readConfig(path, data, &cfg)
+			diags.Add(d)
 		}
 		override(&cfg.Title, fl.title)
 		override(&cfg.Version, fl.apiVersion)
 		override(&cfg.OpenAPI, fl.openapiOut)
 		override(&cfg.CRDDir, fl.crdDir)
 		cfg.Agree = cfg.Agree || fl.agree
+		diags.Add(checkPaths(pk, &cfg, set, fl))
 		out[pk.Path] = cfg
 	}
 	return out, diags

@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/model"
+)
+
+// ConfigFile is the name of the settings file beside a package.
+const ConfigFile = "modelgen.yaml"
+
+// readConfig lays the settings of a modelgen.yaml over cfg. Every mistake
+// (bad YAML, an unknown or repeated key, a value of the wrong type) is an
+// error at its place in the file; where the file sets each setting is
+// returned, for the checks that come later.
+func readConfig(path string, data []byte, cfg *gen.Config) (map[string]model.Pos, model.Diagnostics) {
+	var diags model.Diagnostics
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line, msg := yamlError(err)
+		diags.Errorf(model.Pos{File: path, Line: line, Col: 1}, "%s is not valid YAML: %s", ConfigFile, msg)
+		return nil, diags
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil // an empty file sets nothing
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		diags.Errorf(nodePos(path, root), "%s must be a mapping of settings (%s)", ConfigFile, strings.Join(settingNames(), ", "))
+		return nil, diags
+	}
+	fields := settingFields()
+	set := map[string]model.Pos{}
+	dst := reflect.ValueOf(cfg).Elem()
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, value := root.Content[i], root.Content[i+1]
+		idx, known := fields[key.Value]
+		switch {
+		case !known:
+			diags.Errorf(nodePos(path, key), "unknown setting %q (known: %s)", key.Value, strings.Join(settingNames(), ", "))
+			continue
+		case set[key.Value].IsValid():
+			diags.Errorf(nodePos(path, key), "setting %q is repeated (first set at line %d)", key.Value, set[key.Value].Line)
+			continue
+		}
+		set[key.Value] = nodePos(path, value)
+		field := dst.Field(idx)
+		if err := decodeScalar(value, field); err != nil {
+			diags.Errorf(nodePos(path, value), "setting %q: %v", key.Value, err)
+		}
+	}
+	return set, diags
+}
+
+// decodeScalar sets a string or bool setting from a scalar node.
+func decodeScalar(n *yaml.Node, field reflect.Value) error {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return fmt.Errorf("want a %s", kindName(field.Kind()))
+	}
+	switch field.Kind() {
+	case reflect.String:
+		if n.Tag != "!!str" {
+			return fmt.Errorf("want a string, got %s (quote it)", n.Value)
+		}
+		field.SetString(n.Value)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(n.Value)
+		if n.Tag != "!!bool" || err != nil {
+			return fmt.Errorf("want true or false, got %s", n.Value)
+		}
+		field.SetBool(b)
+	default:
+		return fmt.Errorf("settings of kind %s are not supported", field.Kind())
+	}
+	return nil
+}
+
+func kindName(k reflect.Kind) string {
+	if k == reflect.Bool {
+		return "boolean"
+	}
+	return k.String()
+}
+
+// settingFields maps each setting's name (gen.Config's json tags) to its
+// field index.
+func settingFields() map[string]int {
+	out := map[string]int{}
+	t := reflect.TypeFor[gen.Config]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out[name] = i
+		}
+	}
+	return out
+}
+
+func settingNames() []string {
+	var out []string
+	t := reflect.TypeFor[gen.Config]()
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func nodePos(path string, n *yaml.Node) model.Pos {
+	return model.Pos{File: path, Line: n.Line, Col: n.Column}
+}
+
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+
+// yamlError splits a YAML syntax error into its line and its message.
+func yamlError(err error) (int, string) {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return n, msg[len(m[0]):]
+		}
+	}
+	return 1, strings.TrimPrefix(msg, "yaml: ")
+}
+
+// outputPath is a setting that names where output goes.
+type outputPath struct {
+	name string // the modelgen.yaml key
+	flag string // the command-line flag that overrides it, if any
+	file bool   // a file, else a directory
+	// fromModule: relative to the module root, else to the package directory
+	fromModule bool
+	get        func(*gen.Config) string
+}
+
+var outputPaths = []outputPath{
+	{name: "openapi", flag: "--openapi-out", file: true, get: func(c *gen.Config) string { return c.OpenAPI }},
+	{name: "crdDir", flag: "--crd-dir", fromModule: true, get: func(c *gen.Config) string { return c.CRDDir }},
+	{name: "rbacDir", fromModule: true, get: func(c *gen.Config) string { return c.RBACDir }},
+	{name: "docsDir", get: func(c *gen.Config) string { return c.DocsDir }},
+}
+
+// checkPaths refuses output paths of modelgen.yaml that would write
+// outside the module or over a file modelgen did not generate, each at its
+// value in the file. Values given by flags are checkFlagPaths' concern.
+func checkPaths(pk *model.Package, cfg *gen.Config, set map[string]model.Pos, flags generateFlags) model.Diagnostics {
+	var diags model.Diagnostics
+	for _, o := range outputPaths {
+		if o.flag != "" && flags.value(o.flag) != "" {
+			continue
+		}
+		err := o.check(pk, o.get(cfg))
+		pos, ok := set[o.name]
+		switch {
+		case err == nil:
+		case ok:
+			diags.Errorf(pos, "setting %q: %v", o.name, err)
+		default:
+			// a default path: the file in the way is the place
+			diags.Errorf(model.Pos{File: o.target(pk, o.get(cfg)), Line: 1, Col: 1}, "%v; delete it, or set %q in %s to write elsewhere", err, o.name, ConfigFile)
+		}
+	}
+	return diags
+}
+
+// checkFlagPaths applies the same checks to the path flags, for every
+// package of the run.
+func checkFlagPaths(m *model.Model, flags generateFlags) error {
+	for _, o := range outputPaths {
+		value := flags.value(o.flag)
+		if o.flag == "" || value == "" {
+			continue
+		}
+		for _, pk := range m.Packages {
+			if err := o.check(pk, value); err != nil {
+				return fmt.Errorf("%s: %v (package %s)", o.flag, err, pk.Path)
+			}
+		}
+	}
+	return nil
+}
+
+func (o outputPath) base(pk *model.Package) (dir, name string) {
+	if o.fromModule {
+		return pk.ModDir, "the module root"
+	}
+	return pk.Dir, "the package directory"
+}
+
+func (o outputPath) target(pk *model.Package, value string) string {
+	base, _ := o.base(pk)
+	return filepath.Join(base, value)
+}
+
+func (o outputPath) check(pk *model.Package, value string) error {
+	_, baseName := o.base(pk)
+	switch {
+	case value == "":
+		return errors.New("empty path")
+	case filepath.IsAbs(value) || strings.HasPrefix(value, "/") || filepath.VolumeName(value) != "":
+		return fmt.Errorf("%q is absolute; give a path relative to %s", value, baseName)
+	case o.file && !isYAMLName(value):
+		return fmt.Errorf("%q: the OpenAPI document is YAML, its name must end in .yaml or .yml", value)
+	}
+	target := o.target(pk, value)
+	if !inside(pk.ModDir, target) {
+		return fmt.Errorf("%q (relative to %s) is outside the module (root %s)", value, baseName, pk.ModDir)
+	}
+	if !inside(realPath(pk.ModDir), realPath(target)) {
+		return fmt.Errorf("%q leads outside the module (root %s) through a symbolic link", value, pk.ModDir)
+	}
+	fi, err := os.Stat(target)
+	switch {
+	case err != nil:
+		return nil // not there yet
+	case !o.file && !fi.IsDir():
+		return fmt.Errorf("%q is an existing file, not a directory", value)
+	case o.file && fi.IsDir():
+		return fmt.Errorf("%q is a directory, not a file", value)
+	case o.file && !generatedYAML(target):
+		return fmt.Errorf("%q is an existing file that modelgen did not generate, and it will not be overwritten", value)
+	}
+	return nil
+}
+
+func isYAMLName(path string) bool {
+	ext := filepath.Ext(path)
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// inside reports whether path is dir or lies below it.
+func inside(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// realPath resolves the symbolic links of the longest part of path that
+// exists.
+func realPath(path string) string {
+	rest := ""
+	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if filepath.Dir(p) == p {
+			return path
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
+}
+
+// generatedYAML reports whether a YAML file carries modelgen's header.
+func generatedYAML(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	lines := strings.SplitN(string(data), "\n", 3)
+	for _, l := range lines[:min(2, len(lines))] {
+		if strings.HasPrefix(l, "# Code generated by modelgen ") {
+			return true
+		}
+	}
+	return false
+}
+
+// value is the value given to a path flag.
+func (fl generateFlags) value(flag string) string {
+	switch flag {
+	case "--openapi-out":
+		return fl.openapiOut
+	case "--crd-dir":
+		return fl.crdDir
+	}
+	return ""
+}

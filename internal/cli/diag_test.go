@@ -1,0 +1,117 @@
+package cli_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelgen/modelgen/internal/cli"
+)
+
+// The CLI's diagnostics goldens live in testdata/diag/<case>/: a module's
+// packages (without go.mod: the test makes one that requires this
+// checkout) and stderr.txt, what `modelgen generate ./...` prints there,
+// with the case directory's path removed. Every case fails: the run exits 1
+// and writes nothing. Regenerate with
+//
+//	go test ./internal/cli -run TestDiagnosticGoldens -update
+//
+// and review the diff.
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestDiagnosticGoldens(t *testing.T) {
+	entries, err := os.ReadDir(filepath.Join("testdata", "diag"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			src := filepath.Join("testdata", "diag", e.Name())
+			dir := t.TempDir()
+			copyTree(t, src, dir)
+			os.Remove(filepath.Join(dir, "stderr.txt"))
+			withModelgen(t, dir, "example.com/"+e.Name())
+			before := snapshot(t, dir)
+			r := run("generate", "-C", dir, "./...")
+			if r.code != cli.ExitFail {
+				t.Errorf("want exit 1, got %v", r)
+			}
+			sameTree(t, "a failed run", snapshot(t, dir), before)
+			got := strings.ReplaceAll(r.stderr, dir+string(filepath.Separator), "")
+			got = strings.ReplaceAll(got, dir, ".")
+			golden := filepath.Join(src, "stderr.txt")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("stderr differs from %s (run with -update to accept)\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+// TestOutputPathFlags: the path flags get the checks of modelgen.yaml's
+// settings, as usage errors (exit 2) naming the flag.
+func TestOutputPathFlags(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "e2e"), dir)
+	withModelgen(t, dir, "example.com/e2e")
+	before := snapshot(t, dir)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--crd-dir", "/etc/crds"}, `--crd-dir: "/etc/crds" is absolute`},
+		{[]string{"--crd-dir", "../up"}, `--crd-dir: "../up" (relative to the module root) is outside the module`},
+		{[]string{"--openapi-out", "types.go"}, `--openapi-out: "types.go": the OpenAPI document is YAML`},
+		{[]string{"--openapi-out", "../../../x.yaml"}, `is outside the module`},
+	}
+	for _, tt := range tests {
+		r := run(append(append([]string{"generate"}, tt.args...), "-C", dir, "./...")...)
+		if r.code != cli.ExitUsage || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("generate %q: want exit 2 and %q, got %v", tt.args, tt.want, r)
+		}
+	}
+	sameTree(t, "refused flags", snapshot(t, dir), before)
+}
+
+// TestOutputPathThroughSymlink: a directory inside the module that is a
+// symbolic link to somewhere outside it does not make an outside path
+// acceptable.
+func TestOutputPathThroughSymlink(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	copyTree(t, filepath.Join("testdata", "e2e"), dir)
+	withModelgen(t, dir, "example.com/e2e")
+	if err := os.Symlink(outside, filepath.Join(dir, "config")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	writeFile(t, filepath.Join(dir, "orders", "modelgen.yaml"), "crdDir: config/crd\n")
+	r := run("generate", "-C", dir, "./...")
+	want := filepath.Join(dir, "orders", "modelgen.yaml") + `:1:9: setting "crdDir": "config/crd" leads outside the module`
+	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) {
+		t.Errorf("want exit 1 and %q, got %v", want, r)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("the run wrote outside the module: %v", entries)
+	}
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
