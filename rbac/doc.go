@@ -32,8 +32,11 @@
 // instead (values are copied shallowly: restored slices and maps share
 // memory with the stored object). A nil old object is a create: it is
 // compared with the zero value. A list or map whose length or keys change
-// is a change to the list or map itself; elements are compared field by
-// field, added and removed ones against the zero value.
+// is a change to the list or map itself, and so is an element of pointer
+// type that turns from nil to a struct or back (null and {} are different
+// JSON); elements are compared field by field, added and removed ones
+// against the zero value. So a subject that may not write a list or map
+// never changes its shape.
 //
 // # Tenant isolation and failing closed
 //
@@ -42,7 +45,10 @@
 // *TenantError (errors.Is(err, ErrDenied)). A role the policy does not know
 // grants nothing: it sees nothing and changes nothing. When Filter or
 // FilterList return an error they have zeroed the object (or every element),
-// so that ignoring the error leaks nothing.
+// so that ignoring the error leaks nothing. A nil object (the new object of
+// a write, or Filter's), a nil guard and a guard without a store or a
+// generated type return an *InvalidError (errors.Is(err, ErrInvalid), and
+// errors.Is(err, ErrDenied) too): no input makes the package panic.
 //
 // # Policies
 //

@@ -39,6 +39,23 @@ func (e *WriteError) Error() string {
 // Unwrap makes errors.Is(err, ErrDenied) hold.
 func (e *WriteError) Unwrap() error { return ErrDenied }
 
+// ErrInvalid is what a call with a nil object, a nil guard or a guard
+// without a store or type returns, wrapped: errors.Is(err, ErrInvalid).
+// Such an error denies too (errors.Is(err, ErrDenied)), so that code that
+// only checks for denials fails closed.
+var ErrInvalid = errors.New("rbac: invalid argument")
+
+// InvalidError reports a call the guard cannot judge.
+type InvalidError struct {
+	Op     string // Filter, CheckWrite...
+	Reason string
+}
+
+func (e *InvalidError) Error() string { return "rbac: " + e.Op + ": " + e.Reason }
+
+// Unwrap makes errors.Is(err, ErrInvalid) and errors.Is(err, ErrDenied) hold.
+func (e *InvalidError) Unwrap() []error { return []error{ErrInvalid, ErrDenied} }
+
 func noTenant(table string) *TenantError {
 	return &TenantError{Type: table, Reason: "subject has no tenant"}
 }

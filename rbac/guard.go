@@ -23,6 +23,13 @@ func NewGuard[T any](s *Store, t *Type[T]) *Guard[T] {
 // Filter zeroes, in place, every field of v that s may not read. It denies
 // (and zeroes all of *v) when s has no tenant or v belongs to another tenant.
 func (g *Guard[T]) Filter(s Subject, v *T) error {
+	if err := g.usable("Filter", v, true); err != nil {
+		if v != nil {
+			var zero T
+			*v = zero
+		}
+		return err
+	}
 	m, err := g.readable(&s, v)
 	if err != nil {
 		var zero T
@@ -36,6 +43,10 @@ func (g *Guard[T]) Filter(s Subject, v *T) error {
 // FilterList filters every element of vs. When one element is denied, every
 // element is zeroed and the first denial is returned.
 func (g *Guard[T]) FilterList(s Subject, vs []T) error {
+	if err := g.usable("FilterList", nil, false); err != nil {
+		clear(vs)
+		return err
+	}
 	m, err := g.masks(&s)
 	for i := 0; err == nil && i < len(vs); i++ {
 		err = g.tenancy(&s, &vs[i])
@@ -54,6 +65,9 @@ func (g *Guard[T]) FilterList(s Subject, vs []T) error {
 // old to cur but may not write. old is nil for a create. Tenancy is checked
 // on both objects.
 func (g *Guard[T]) CheckWrite(s Subject, old, cur *T) error {
+	if err := g.usable("CheckWrite", cur, true); err != nil {
+		return err
+	}
 	m, old, err := g.writable(&s, old, cur)
 	if err != nil {
 		return err
@@ -67,6 +81,9 @@ func (g *Guard[T]) CheckWrite(s Subject, old, cur *T) error {
 // copied back from old (the zero value for a create). It returns the paths
 // it restored, sorted. It denies when tenancy fails, before or after.
 func (g *Guard[T]) StripWrite(s Subject, old, cur *T) ([]string, error) {
+	if err := g.usable("StripWrite", cur, true); err != nil {
+		return nil, err
+	}
 	m, old, err := g.writable(&s, old, cur)
 	if err != nil {
 		return nil, err
@@ -83,6 +100,9 @@ func (g *Guard[T]) StripWrite(s Subject, old, cur *T) ([]string, error) {
 // Paths lists the table paths s may read and write (the tenant key counts
 // as writable only when the roles grant it).
 func (g *Guard[T]) Paths(s Subject) (read, write []string, err error) {
+	if err := g.usable("Paths", nil, false); err != nil {
+		return nil, nil, err
+	}
 	m, err := g.masks(&s)
 	if err != nil {
 		return nil, nil, err
@@ -95,8 +115,31 @@ func (g *Guard[T]) Paths(s Subject) (read, write []string, err error) {
 	return t.paths(m.read), write, nil
 }
 
+// usable checks what a call needs before it touches anything: a guard with
+// a store and a complete generated type, and, when needed, an object.
+func (g *Guard[T]) usable(op string, v *T, needObject bool) error {
+	switch {
+	case g == nil:
+		return &InvalidError{Op: op, Reason: "nil guard"}
+	case g.store == nil || g.store.cur.Load() == nil:
+		return &InvalidError{Op: op, Reason: "guard without a store (use NewStore)"}
+	case g.typ == nil || g.typ.table == nil:
+		return &InvalidError{Op: op, Reason: "guard without a generated type"}
+	case g.typ.fn.Prune == nil || g.typ.fn.Diff == nil || g.typ.fn.Restore == nil || g.typ.fn.Tenant == nil:
+		return &InvalidError{Op: op, Reason: "generated type " + g.typ.table.name + " lacks its functions"}
+	case needObject && v == nil:
+		return &InvalidError{Op: op, Reason: "nil object of " + g.typ.table.name}
+	}
+	return nil
+}
+
 // Type returns the generated type the guard applies to.
-func (g *Guard[T]) Type() *Type[T] { return g.typ }
+func (g *Guard[T]) Type() *Type[T] {
+	if g == nil {
+		return nil
+	}
+	return g.typ
+}
 
 // masks returns the subject's compiled masks under the current policy.
 func (g *Guard[T]) masks(s *Subject) (*masks, error) {

@@ -30,7 +30,8 @@ func DiffSlice[S ~[]E, E any](m Mask, row int, old, cur S, d *Diff, diff func(Ma
 	}
 }
 
-// DiffPtrSlice is DiffSlice for lists of pointers.
+// DiffPtrSlice is DiffSlice for lists of pointers; an element that turns
+// from nil to a struct or back is a change of the list too.
 func DiffPtrSlice[S ~[]*E, E any](m Mask, row int, old, cur S, d *Diff, diff func(Mask, int, *E, *E, *Diff)) {
 	if len(old) != len(cur) && !m.Has(row) {
 		d.Deny(row)
@@ -38,6 +39,10 @@ func DiffPtrSlice[S ~[]*E, E any](m Mask, row int, old, cur S, d *Diff, diff fun
 	}
 	for i := range max(len(old), len(cur)) {
 		d.Push(i)
+		if (atOrNil(old, i) == nil) != (atOrNil(cur, i) == nil) && i < min(len(old), len(cur)) && !m.Has(row) {
+			// null and {} are different JSON: a change of the list itself
+			d.Deny(row)
+		}
 		diff(m, row+1, atPtr(old, i), atPtr(cur, i), d)
 		d.Pop()
 	}
@@ -58,7 +63,8 @@ func DiffMap[M ~map[K]E, K comparable, E any](m Mask, row int, old, cur M, d *Di
 	})
 }
 
-// DiffPtrMap is DiffMap for maps of pointers.
+// DiffPtrMap is DiffMap for maps of pointers; a value that turns from nil
+// to a struct or back is a change of the map too.
 func DiffPtrMap[M ~map[K]*E, K comparable, E any](m Mask, row int, old, cur M, d *Diff, diff func(Mask, int, *E, *E, *Diff)) {
 	if !SameKeys(old, cur) && !m.Has(row) {
 		d.Deny(row)
@@ -66,7 +72,13 @@ func DiffPtrMap[M ~map[K]*E, K comparable, E any](m Mask, row int, old, cur M, d
 	}
 	each(old, cur, func(k K) {
 		PushKey(d, k)
-		diff(m, row+1, orZero(old[k]), orZero(cur[k]), d)
+		o, inOld := old[k]
+		c, inCur := cur[k]
+		if inOld && inCur && (o == nil) != (c == nil) && !m.Has(row) {
+			// null and {} are different JSON: a change of the map itself
+			d.Deny(row)
+		}
+		diff(m, row+1, orZero(o), orZero(c), d)
 		d.Pop()
 	})
 }

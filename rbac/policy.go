@@ -56,6 +56,9 @@ func ParsePolicy(data []byte, tables ...*Table) (*Policy, error) {
 func NewPolicy(doc PolicyDoc, tables ...*Table) (*Policy, error) {
 	byName := map[string]*Table{}
 	for _, t := range tables {
+		if t == nil {
+			return nil, &InvalidError{Op: "NewPolicy", Reason: "nil table"}
+		}
 		if t.err != nil {
 			return nil, t.err
 		}
@@ -109,10 +112,15 @@ func compileTenant(td TenantDoc, tables map[string]*Table) (map[*Table]map[strin
 }
 
 // Doc returns the policy's document.
-func (p *Policy) Doc() PolicyDoc { return p.doc }
+func (p *Policy) Doc() PolicyDoc {
+	if p == nil {
+		return PolicyDoc{}
+	}
+	return p.doc
+}
 
 // MarshalJSON writes the policy's document.
-func (p *Policy) MarshalJSON() ([]byte, error) { return json.Marshal(p.doc) }
+func (p *Policy) MarshalJSON() ([]byte, error) { return json.Marshal(p.Doc()) }
 
 // overrides returns a tenant's overrides of a type, and whether the tenant
 // may use the type at all.

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/quick"
 
@@ -336,8 +337,9 @@ func different(rnd *rand.Rand, v reflect.Value) reflect.Value {
 	}
 }
 
-// mutateContainer adds a zero element, removes the last one, or flips a
-// pointer's presence. Removing an element (or a pointer's struct) changes
+// mutateContainer adds a zero element, removes the last one, or flips the
+// presence of a pointer, or of a pointer element of a list or map (null
+// and {} are different JSON). Removing an element (or a pointer's struct) changes
 // its non-zero fields: those the subject may not write are forbidden.
 func mutateContainer(rnd *rand.Rand, table *rbac.Table, write []bool, f field, path string) ([]string, bool) {
 	v := f.v
@@ -351,7 +353,20 @@ func mutateContainer(rnd *rand.Rand, table *rbac.Table, write []bool, f field, p
 			setField(f, reflect.Zero(v.Type()))
 		}
 	case reflect.Slice:
-		if v.Len() > 0 && rnd.Intn(2) == 0 {
+		if v.Len() > 0 && v.Type().Elem().Kind() == reflect.Pointer && rnd.Intn(3) == 0 {
+			// flip an element between null and {}
+			i := rnd.Intn(v.Len())
+			path += "[" + strconv.Itoa(i) + "]"
+			s := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+			reflect.Copy(s, v)
+			if e := s.Index(i); e.IsNil() {
+				e.Set(reflect.New(v.Type().Elem().Elem()))
+			} else {
+				removed = e.Elem()
+				e.Set(reflect.Zero(e.Type()))
+			}
+			setField(f, s)
+		} else if v.Len() > 0 && rnd.Intn(2) == 0 {
 			removed = v.Index(v.Len() - 1)
 			path += "[" + strconv.Itoa(v.Len()-1) + "]"
 			setField(f, v.Slice(0, v.Len()-1))
@@ -360,10 +375,24 @@ func mutateContainer(rnd *rand.Rand, table *rbac.Table, write []bool, f field, p
 		}
 	case reflect.Map:
 		m := reflect.MakeMap(v.Type())
-		for _, k := range v.MapKeys() {
+		keys := v.MapKeys()
+		for _, k := range keys {
 			m.SetMapIndex(k, v.MapIndex(k))
 		}
-		m.SetMapIndex(reflect.ValueOf("added-key"), reflect.Zero(v.Type().Elem()))
+		if len(keys) > 0 && v.Type().Elem().Kind() == reflect.Pointer && rnd.Intn(3) == 0 {
+			// flip a value between null and {}
+			slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+			k := keys[rnd.Intn(len(keys))]
+			path += "[" + strconv.Quote(k.String()) + "]"
+			if e := v.MapIndex(k); e.IsNil() {
+				m.SetMapIndex(k, reflect.New(v.Type().Elem().Elem()))
+			} else {
+				removed = e.Elem()
+				m.SetMapIndex(k, reflect.Zero(e.Type()))
+			}
+		} else {
+			m.SetMapIndex(reflect.ValueOf("added-key"), reflect.Zero(v.Type().Elem()))
+		}
 		setField(f, m)
 	default:
 		return nil, false // structs and arrays keep their shape

@@ -58,7 +58,12 @@ func (s *Store) Swap(p *Policy) *Policy {
 }
 
 // Policy returns the current policy.
-func (s *Store) Policy() *Policy { return s.cur.Load().policy }
+func (s *Store) Policy() *Policy {
+	if s == nil || s.cur.Load() == nil {
+		return nil
+	}
+	return s.cur.Load().policy
+}
 
 var seed = maphash.MakeSeed()
 

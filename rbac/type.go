@@ -27,4 +27,9 @@ func NewType[T any](t *Table, fn Funcs[T]) *Type[T] {
 }
 
 // Table returns the type's field table.
-func (t *Type[T]) Table() *Table { return t.table }
+func (t *Type[T]) Table() *Table {
+	if t == nil {
+		return nil
+	}
+	return t.table
+}
