@@ -18,6 +18,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	diags.Add(uniqueTables(rules, c.Model.Packages))
 	var files []gen.File
 	for _, pk := range c.Model.Packages {
 		warnUnfiltered(rules, pk, &diags)
@@ -46,4 +47,24 @@ func warnUnfiltered(rules *accesstag.Rules, pk *model.Package, diags *model.Diag
 			diags.Warnf(t.Pos, "access: %s has no tenant key (a string field tagged access:\"tenant\"); no filter is generated for it", t.Name)
 		}
 	}
+}
+
+// uniqueTables reports two filtered types with one table name: policies
+// name types by it, so it must tell them apart. Types of two packages with
+// the same API group and version and the same name would share it.
+func uniqueTables(rules *accesstag.Rules, pkgs []*model.Package) model.Diagnostics {
+	var diags model.Diagnostics
+	first := map[string]*model.Type{}
+	for _, pk := range pkgs {
+		for _, tr := range Entries(rules, pk) {
+			t := tr.Type
+			name := TableName(t)
+			if prev, ok := first[name]; ok {
+				diags.Errorf(t.Pos, "access: the rbac table name %q of %s is also that of %s.%s (%s): policies could not tell them apart; give the packages different +groupName or versions, or rename one type", name, t.Name, prev.Pkg.Path, prev.Name, prev.Pos)
+				continue
+			}
+			first[name] = t
+		}
+	}
+	return diags
 }
