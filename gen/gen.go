@@ -41,6 +41,10 @@ type Config struct {
 	DocsDir string `json:"docsDir"`
 	// Agree asks for an agreement test in the package.
 	Agree bool `json:"agree"`
+	// Header is a file of Go comments (a licence) that heads the generated
+	// Go files, relative to the package directory, as controller-gen's
+	// headerFile.
+	Header string `json:"header"`
 }
 
 // Context is what every backend receives.

@@ -104,6 +104,9 @@ type generateFlags struct {
 	crdDir     string
 	agree      bool
 	dir        string
+	headerFile string
+	cpuProfile string
+	memProfile string
 }
 
 func generate(args []string, stdout, stderr io.Writer) int {
@@ -118,8 +121,11 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&fl.crdDir, "crd-dir", "", "CRD directory, relative to the module root (default config/crd/bases)")
 	fs.BoolVar(&fl.agree, "agree", false, "also generate an agreement test into each package")
 	fs.StringVar(&fl.dir, "C", "", "run as if in this directory")
+	fs.StringVar(&fl.headerFile, "header-file", "", "a file of Go comments (a licence) to put at the top of generated Go files (default: modelgen.yaml header, else the header the file on disk has)")
+	fs.StringVar(&fl.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	fs.StringVar(&fl.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree).\n\nFlags:\n")
+		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -133,6 +139,12 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitUsage
 	}
+	stop, err := startProfiles(fl.cpuProfile, fl.memProfile)
+	if err != nil {
+		fmt.Fprintln(stderr, "modelgen:", err)
+		return ExitUsage
+	}
+	defer stop()
 	m, err := model.Load(model.Config{Dir: fl.dir, Patterns: fs.Args()})
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
@@ -167,15 +179,31 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "modelgen: %d error(s); nothing written\n", diags.Count(model.Error))
 		return ExitFail
 	}
+	headers, err := headerTexts(m, configs, fl)
+	if err == nil {
+		files, err = writer.Headers(files, func(owner string) string { return headers[owner] })
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "modelgen: header:", err)
+		return ExitUsage
+	}
 	res, err := writer.SyncScope(files, fl.check, scope(m, configs, fl.only))
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitFail
 	}
 	summary(stdout, m, diags, res, fl.check)
+	for _, s := range res.Emptied {
+		fmt.Fprintf(stderr, "%s: no longer generated; go generate still lists it, so it is excluded from the build now and the next run removes it\n", relative(s))
+	}
 	if fl.check && len(res.Stale)+len(res.Orphans) > 0 {
+		generated := map[string][]byte{}
+		for _, f := range writer.Stamp(files) {
+			generated[filepath.Clean(f.Path)] = f.Data
+		}
 		for _, s := range res.Stale {
 			fmt.Fprintf(stderr, "%s: stale: run modelgen generate\n", relative(s))
+			fmt.Fprint(stderr, writer.Diff(relative(s), s, generated[s], diffLines))
 		}
 		for _, s := range res.Orphans {
 			fmt.Fprintf(stderr, "%s: no longer generated: run modelgen generate to remove it\n", relative(s))
@@ -208,6 +236,9 @@ func scope(m *model.Model, configs map[string]gen.Config, only string) writer.Sc
 		}
 		if cfg.RBACDir != "" {
 			sc.Dirs = append(sc.Dirs, filepath.Join(pk.ModDir, cfg.RBACDir))
+		}
+		if cfg.DocsDir != "" {
+			sc.DocsDirs = append(sc.DocsDirs, filepath.Join(pk.Dir, cfg.DocsDir))
 		}
 	}
 	if only != "" {

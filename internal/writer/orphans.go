@@ -70,6 +70,9 @@ type Scope struct {
 	// GoFiles names the backend that writes each generated Go file name
 	// (zz_generated.<what>.go) into package directories.
 	GoFiles map[string]string
+	// DocsDirs are the directories of generated state-machine diagrams
+	// (<Type>-statemachine.md, from the statemachine backend).
+	DocsDirs []string
 }
 
 // Orphans lists the files an earlier run generated from the scope's
@@ -88,6 +91,11 @@ func Orphans(files []gen.File, sc Scope) []string {
 	for _, d := range sc.Dirs {
 		dirs[filepath.Clean(d)] = true
 	}
+	docsDirs := map[string]bool{}
+	for _, d := range sc.DocsDirs {
+		docsDirs[filepath.Clean(d)] = true
+		dirs[filepath.Clean(d)] = true
+	}
 	pkgDirs := map[string]bool{}
 	for _, d := range sc.Packages {
 		pkgDirs[filepath.Clean(d)] = true
@@ -104,7 +112,7 @@ func Orphans(files []gen.File, sc Scope) []string {
 			if !e.Type().IsRegular() || produced[path] {
 				continue
 			}
-			if sc.isOrphan(path, e.Name(), pkgDirs[dir]) {
+			if sc.isOrphan(path, e.Name(), pkgDirs[dir], docsDirs[dir]) {
 				out = append(out, path)
 			}
 		}
@@ -113,10 +121,12 @@ func Orphans(files []gen.File, sc Scope) []string {
 	return out
 }
 
-func (sc Scope) isOrphan(path, name string, inPackageDir bool) bool {
+func (sc Scope) isOrphan(path, name string, inPackageDir, inDocsDir bool) bool {
 	switch {
 	case inPackageDir && strings.HasPrefix(name, "zz_generated.") && strings.HasSuffix(name, ".go"):
-		return sc.ran(sc.GoFiles[name]) && firstLines(path, 1) == goHeader
+		return sc.ran(sc.GoFiles[name]) && isGeneratedGo(path)
+	case inDocsDir && strings.HasSuffix(name, "-statemachine.md"):
+		return sc.ran("statemachine") && firstLines(path, 1) == mdHeader
 	case isYAML(name):
 		m := yamlHeaderLine.FindStringSubmatch(firstLines(path, 2))
 		if m == nil || !sc.ran(m[1]) {
@@ -168,10 +178,15 @@ func SyncScope(files []gen.File, check bool, sc Scope) (Result, error) {
 		return r, nil
 	}
 	for _, o := range orphans {
-		if err := os.Remove(o); err != nil && !os.IsNotExist(err) {
+		gone, err := retire(o)
+		if err != nil {
 			return r, err
 		}
-		r.Removed = append(r.Removed, o)
+		if gone {
+			r.Removed = append(r.Removed, o)
+		} else {
+			r.Emptied = append(r.Emptied, o)
+		}
 	}
 	return r, nil
 }

@@ -23,6 +23,9 @@ type Result struct {
 	// from these packages that this run no longer generates.
 	Orphans []string
 	Removed []string
+	// Emptied are orphaned Go files that go generate may still open: they
+	// are excluded from the build now and removed by the next run.
+	Emptied []string
 }
 
 // Plan sorts files and rejects two backends writing one path.
