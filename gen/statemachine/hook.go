@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/model/statetag"
+	"github.com/modelgen/modelgen/openapi/ext"
 )
 
 // maxDescribedDiagram is the longest diagram appended to the phase
@@ -65,9 +66,8 @@ func describe(prop *apiext.JSONSchemaProps, m *statetag.Machine) {
 
 // Extension is the OpenAPI property extension of state machines (an
 // openapi.PropertyExtension): on a phase field with a valid state tag it is
-// x-modelgen-state-machine: {name, initial, states, transitions: [{from,
-// event, to}]}, the contract the compatibility gate reads. Guards are not
-// part of it.
+// x-modelgen-state-machine in the format openapi/ext declares, the contract
+// the compatibility gate reads. Guards are not part of it.
 func Extension(t *model.Type, f *model.Field) map[string]any {
 	if !f.State.Set {
 		return nil
@@ -76,5 +76,12 @@ func Extension(t *model.Type, f *model.Field) map[string]any {
 	if m == nil || d.HasErrors() {
 		return nil
 	}
-	return map[string]any{statetag.ExtensionName: m.Extension()}
+	v := ext.StateMachine{Name: m.Name, Initial: m.Initial}
+	for _, st := range m.States {
+		v.States = append(v.States, st.Value)
+	}
+	for _, t := range m.Transitions {
+		v.Transitions = append(v.Transitions, ext.Transition{From: t.From, Event: t.Event, To: t.To})
+	}
+	return map[string]any{ext.StateMachineName: v.Encode()}
 }

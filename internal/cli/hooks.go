@@ -4,6 +4,7 @@ import (
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/model/accesstag"
+	"github.com/modelgen/modelgen/openapi/ext"
 	"github.com/modelgen/modelgen/schema"
 )
 
@@ -14,11 +15,11 @@ func extensions(m *model.Model) []func(*model.Type, *model.Field) map[string]any
 	// the rbac backend reports the access rules' diagnostics
 	access, _ := accesstag.AccessExtensions(m)
 	accessExt := func(t *model.Type, f *model.Field) map[string]any {
-		v, ok := access.Property(t.Pkg.Path, t.Name, f.JSONName)
+		a, ok := access[accesstag.TypeKey{PkgPath: t.Pkg.Path, Name: t.Name}][f.JSONName]
 		if !ok {
 			return nil
 		}
-		return map[string]any{"x-modelgen-access": v}
+		return map[string]any{ext.AccessName: ext.Access{Read: a.Read, Write: a.Write, Tenant: a.Tenant}.Encode()}
 	}
 	return []func(*model.Type, *model.Field) map[string]any{statemachine.Extension, accessExt}
 }

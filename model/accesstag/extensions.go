@@ -11,8 +11,9 @@ const ExtensionName = "x-modelgen-access"
 // It is the rule of the property where it is declared; a role reaches a
 // nested property only through containers it may read (or write) too.
 type Access struct {
-	Read  []string `json:"read"`
-	Write []string `json:"write"`
+	Read   []string `json:"read"`
+	Write  []string `json:"write"`
+	Tenant bool     `json:"tenant,omitempty"` // the property holds the tenant key
 }
 
 // Value is the extension's value as a JSON-like tree, ready to be set in an
@@ -48,7 +49,7 @@ func (r *Rules) Extensions() Extensions {
 			if fr.Field.JSONName == "" || fr.Field.Skip {
 				continue
 			}
-			props[fr.Field.JSONName] = Access{Read: fr.Read, Write: fr.Write}
+			props[fr.Field.JSONName] = Access{Read: fr.Read, Write: fr.Write, Tenant: fr.Tenant}
 		}
 		out[TypeKey{t.Pkg.Path, t.Name}] = props
 	}

@@ -1,40 +1,48 @@
 package gate
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/modelgen/modelgen/openapi/ext"
 )
 
-// diffExtensions compares what the two documents say through the modelgen
-// extensions. An extension that disappears together with its property is
-// left to oasdiff, which reports the property itself.
-func diffExtensions(base, revision *extensions) []Change {
+// diffFacts compares what the two documents say through the modelgen
+// extensions at one place that both have. An extension that disappears
+// together with its property is left to oasdiff, which reports the property
+// itself (the walk only meets places present on both sides).
+func diffFacts(at place, old, cur facts) []Change {
 	var changes []Change
-	for _, at := range unionSites(base.machines, revision.machines) {
-		changes = append(changes, diffMachine(at, base, revision)...)
+	switch {
+	case old.machine != nil && cur.machine != nil:
+		changes = compareMachines(at, *old.machine, *cur.machine)
+	case old.machine != nil:
+		changes = append(changes, newChange(RuleStateMachineRemoved, at, code(old.machine.Name)))
+	case cur.machine != nil:
+		changes = append(changes, newChange(RuleStateMachineAdded, at, code(cur.machine.Name), codes(cur.machine.States)))
 	}
-	for _, at := range unionSites(base.access, revision.access) {
-		changes = append(changes, diffAccess(at, base, revision)...)
+	switch {
+	case old.access != nil && cur.access != nil:
+		changes = append(changes, compareAccess(at, *old.access, *cur.access)...)
+	case old.access != nil:
+		changes = append(changes, newChange(RuleAccessRemoved, at, codes(old.access.Read), codes(old.access.Write)))
+	case cur.access != nil:
+		changes = append(changes, newChange(RuleAccessAdded, at, codes(cur.access.Read), codes(cur.access.Write)))
+	}
+	wasTenant, isTenant := old.access != nil && old.access.Tenant, cur.access != nil && cur.access.Tenant
+	switch {
+	case wasTenant && !isTenant:
+		changes = append(changes, newChange(RuleAccessTenantKeyChanged, at, "is no longer the tenant key"))
+	case isTenant && !wasTenant:
+		changes = append(changes, newChange(RuleAccessTenantKeyChanged, at, "is now the tenant key"))
 	}
 	return changes
 }
 
-func diffMachine(at site, base, revision *extensions) []Change {
-	old, hadOld := base.machines[at]
-	cur, hasNew := revision.machines[at]
-	switch {
-	case hadOld && hasNew:
-		return compareMachines(at, old, cur)
-	case hadOld && revision.sites[at]:
-		return []Change{newChange(RuleStateMachineRemoved, at, code(old.Name))}
-	case hasNew && base.sites[at]:
-		return []Change{newChange(RuleStateMachineAdded, at, code(cur.Name), codes(cur.States))}
-	}
-	return nil
-}
-
-func compareMachines(at site, old, cur stateMachine) []Change {
+func compareMachines(at place, old, cur ext.StateMachine) []Change {
 	var changes []Change
 	name := code(cur.Name)
 	if old.Initial != cur.Initial {
@@ -57,21 +65,7 @@ func compareMachines(at site, old, cur stateMachine) []Change {
 	return changes
 }
 
-func diffAccess(at site, base, revision *extensions) []Change {
-	old, hadOld := base.access[at]
-	cur, hasNew := revision.access[at]
-	switch {
-	case hadOld && hasNew:
-		return compareAccess(at, old, cur)
-	case hadOld && revision.sites[at]:
-		return []Change{newChange(RuleAccessRemoved, at, codes(old.Read), codes(old.Write))}
-	case hasNew && base.sites[at]:
-		return []Change{newChange(RuleAccessAdded, at, codes(cur.Read), codes(cur.Write))}
-	}
-	return nil
-}
-
-func compareAccess(at site, old, cur accessRule) []Change {
+func compareAccess(at place, old, cur ext.Access) []Change {
 	var changes []Change
 	for _, list := range []struct {
 		old, cur       []string
@@ -93,7 +87,7 @@ func compareAccess(at site, old, cur accessRule) []Change {
 
 // newChange renders a change of one of the gate's rules; its level, impact
 // and message format come from the rule table.
-func newChange(id string, at site, args ...any) Change {
+func newChange(id string, at place, args ...any) Change {
 	rule := ruleByID[id]
 	return Change{
 		Level:   rule.Level,
@@ -123,27 +117,12 @@ func setDiff(old, cur []string) (removed, added []string) {
 	return removed, added
 }
 
-func transitionKeys(ts []transition) []string {
+func transitionKeys(ts []ext.Transition) []string {
 	keys := make([]string, len(ts))
 	for i, t := range ts {
 		keys[i] = t.String()
 	}
 	return keys
-}
-
-func unionSites[V any](a, b map[site]V) []site {
-	seen := map[site]bool{}
-	var all []site
-	for _, m := range []map[site]V{a, b} {
-		for at := range m {
-			if !seen[at] {
-				seen[at] = true
-				all = append(all, at)
-			}
-		}
-	}
-	slices.SortFunc(all, func(x, y site) int { return strings.Compare(x.String(), y.String()) })
-	return all
 }
 
 // code quotes a name the way oasdiff's messages do.
@@ -160,4 +139,10 @@ func codes(list []string) string {
 		quoted[i] = code(s)
 	}
 	return strings.Join(quoted, ", ")
+}
+
+func equalJSON(a, b any) bool {
+	x, errA := json.Marshal(a)
+	y, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(x, y)
 }

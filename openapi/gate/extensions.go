@@ -1,243 +1,188 @@
 package gate
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/modelgen/modelgen/openapi/ext"
 )
 
-// The schema extensions the generator writes on property schemas; their shape
-// is the contract between the generator and the gate.
+// The schema extensions the generator writes on property schemas; their
+// format is declared once, in package openapi/ext.
 const (
-	ExtensionStateMachine = "x-modelgen-state-machine"
-	ExtensionAccess       = "x-modelgen-access"
+	ExtensionStateMachine = ext.StateMachineName
+	ExtensionAccess       = ext.AccessName
 )
 
-// stateMachine is the value of x-modelgen-state-machine.
-type stateMachine struct {
-	Name        string       `json:"name"`
-	Initial     string       `json:"initial"`
-	States      []string     `json:"states"`
-	Transitions []transition `json:"transitions"`
+// facts is what the modelgen extensions of one schema (or of the siblings
+// of one $ref) say.
+type facts struct {
+	machine *ext.StateMachine
+	access  *ext.Access
 }
 
-// transition is identified by all three fields: the same event from the same
-// state to another target is a different transition.
-type transition struct {
-	From  string `json:"from"`
-	Event string `json:"event"`
-	To    string `json:"to"`
-}
-
-func (t transition) String() string { return t.From + " -" + t.Event + "-> " + t.To }
-
-// accessRule is the value of x-modelgen-access: the roles that may read and
-// write a property. A property without it is open to every role.
-type accessRule struct {
-	Read  []string `json:"read"`
-	Write []string `json:"write"`
-}
-
-// site is where a property lives: a component schema and the JSON path of
-// the property inside it ("status.phase", "items[].name", "labels{}").
-// allOf/anyOf/oneOf add no segment: they describe the same JSON value.
-type site struct {
-	schema string
-	path   string
-}
-
-func (s site) String() string {
-	if s.path == "" || strings.HasPrefix(s.path, "[") || strings.HasPrefix(s.path, "{") {
-		return s.schema + s.path
-	}
-	return s.schema + "." + s.path
-}
-
-// extensions is what one document says through the modelgen extensions.
+// extensions holds the decoded extensions of one document, by the schema
+// (or the $ref) that carries them, and the document's component names.
 type extensions struct {
-	sites    map[site]bool // every property seen, with or without an extension
-	machines map[site]stateMachine
-	access   map[site]accessRule
+	doc        *openapi3.T
+	ofSchema   map[*openapi3.Schema]facts
+	ofRef      map[*openapi3.SchemaRef]facts // extensions written beside a $ref
+	components map[*openapi3.Schema]string   // component schema -> its name
+	schemas    int                           // schemas seen, for the comparison's bound
 }
 
-// collectExtensions walks components.schemas recursively (properties, items,
-// additionalProperties, allOf/anyOf/oneOf) and decodes every modelgen
-// extension. A malformed extension is an error: the gate fails closed rather
-// than compare a contract it cannot read. $ref'd schemas are not entered: each
-// component is walked once, under its own name.
+// collectExtensions decodes every modelgen extension of the document, on
+// every schema reachable from its paths and components, once per schema. A
+// malformed extension is an error naming its JSON pointer: the gate fails
+// closed rather than compare a contract it cannot read.
 func collectExtensions(doc *openapi3.T) (*extensions, error) {
-	ext := &extensions{sites: map[site]bool{}, machines: map[site]stateMachine{}, access: map[site]accessRule{}}
-	if doc.Components == nil {
-		return ext, nil
-	}
-	var errs []error
-	for _, name := range sortedKeys(doc.Components.Schemas) {
-		ref := doc.Components.Schemas[name]
-		if ref == nil || ref.Value == nil || ref.Ref != "" {
-			continue
+	c := collector{ext: &extensions{
+		doc:        doc,
+		ofSchema:   map[*openapi3.Schema]facts{},
+		ofRef:      map[*openapi3.SchemaRef]facts{},
+		components: map[*openapi3.Schema]string{},
+	}, seen: map[*openapi3.Schema]bool{}}
+	if doc.Components != nil {
+		for _, name := range sortedKeys(doc.Components.Schemas) {
+			if ref := doc.Components.Schemas[name]; ref != nil && ref.Value != nil && ref.Ref == "" {
+				if _, taken := c.ext.components[ref.Value]; !taken {
+					c.ext.components[ref.Value] = name
+				}
+			}
 		}
-		w := walker{ext: ext, schema: name, seen: map[*openapi3.Schema]bool{}}
-		w.walk(ref.Value, "", "#/components/schemas/"+jsonPointerEscape(name))
-		errs = append(errs, w.errs...)
+		for _, name := range sortedKeys(doc.Components.Schemas) {
+			c.schemaRef(doc.Components.Schemas[name], "#/components/schemas/"+jsonPointerEscape(name))
+		}
 	}
-	return ext, errors.Join(errs...)
+	forEachBody(doc, func(op operation, pointer string, media *openapi3.MediaType) {
+		c.schemaRef(media.Schema, pointer+"/schema")
+	})
+	return c.ext, errors.Join(c.errs...)
 }
 
-type walker struct {
-	ext    *extensions
-	schema string
-	seen   map[*openapi3.Schema]bool
-	errs   []error
+type collector struct {
+	ext  *extensions
+	seen map[*openapi3.Schema]bool
+	errs []error
 }
 
-func (w *walker) walk(s *openapi3.Schema, path, pointer string) {
-	if w.seen[s] {
+func (c *collector) schemaRef(ref *openapi3.SchemaRef, pointer string) {
+	if ref == nil {
 		return
 	}
-	w.seen[s] = true
-	at := site{w.schema, path}
-	w.ext.sites[at] = true
-	w.decode(s.Extensions, at, pointer)
+	if ref.Ref != "" && len(ref.Extensions) > 0 {
+		if f, ok := c.decode(ref.Extensions, pointer); ok {
+			c.ext.ofRef[ref] = f
+		}
+	}
+	if ref.Value == nil || c.seen[ref.Value] {
+		return
+	}
+	s := ref.Value
+	c.seen[s] = true
+	c.ext.schemas++
+	if f, ok := c.decode(s.Extensions, pointer); ok {
+		c.ext.ofSchema[s] = f
+	}
 	for _, name := range sortedKeys(s.Properties) {
-		w.child(s.Properties[name], joinPath(path, name), pointer+"/properties/"+jsonPointerEscape(name))
+		c.schemaRef(s.Properties[name], pointer+"/properties/"+jsonPointerEscape(name))
 	}
-	w.child(s.Items, path+"[]", pointer+"/items")
-	w.child(s.AdditionalProperties.Schema, path+"{}", pointer+"/additionalProperties")
-	for _, group := range []struct {
-		keyword string
-		refs    openapi3.SchemaRefs
-	}{{"allOf", s.AllOf}, {"anyOf", s.AnyOf}, {"oneOf", s.OneOf}} {
-		for i, ref := range group.refs {
-			w.child(ref, path, fmt.Sprintf("%s/%s/%d", pointer, group.keyword, i))
+	c.schemaRef(s.Items, pointer+"/items")
+	c.schemaRef(s.AdditionalProperties.Schema, pointer+"/additionalProperties")
+	c.schemaRef(s.Not, pointer+"/not")
+	for keyword, refs := range combinators(s) {
+		for i, r := range refs {
+			c.schemaRef(r, fmt.Sprintf("%s/%s/%d", pointer, keyword, i))
 		}
 	}
 }
 
-// child walks an inline schema. A $ref'd one is left to the walk of the
-// component it names; only the extensions written next to the $ref belong to
-// this site.
-func (w *walker) child(ref *openapi3.SchemaRef, path, pointer string) {
-	if ref == nil || ref.Value == nil {
-		return
+// combinators lists allOf, anyOf and oneOf, in that order.
+func combinators(s *openapi3.Schema) func(yield func(string, openapi3.SchemaRefs) bool) {
+	return func(yield func(string, openapi3.SchemaRefs) bool) {
+		_ = yield("allOf", s.AllOf) && yield("anyOf", s.AnyOf) && yield("oneOf", s.OneOf)
 	}
-	if ref.Ref == "" {
-		w.walk(ref.Value, path, pointer)
-		return
-	}
-	at := site{w.schema, path}
-	w.ext.sites[at] = true
-	w.decode(ref.Extensions, at, pointer)
 }
 
 // decode reads the modelgen extensions of one schema, keeping a positioned
 // error for each one that is malformed.
-func (w *walker) decode(extensions map[string]any, at site, pointer string) {
-	if raw, ok := extensions[ExtensionStateMachine]; ok {
-		var m stateMachine
-		err := decodeExtension(raw, &m)
+func (c *collector) decode(extensions map[string]any, pointer string) (facts, bool) {
+	var f facts
+	if raw, ok := extensions[ext.StateMachineName]; ok {
+		m, err := ext.DecodeStateMachine(raw)
+		c.fail(pointer, ext.StateMachineName, err)
 		if err == nil {
-			err = m.validate()
+			f.machine = &m
 		}
-		if err == nil {
-			err = putOnce(w.ext.machines, at, m)
-		}
-		w.fail(pointer, ExtensionStateMachine, err)
 	}
-	if raw, ok := extensions[ExtensionAccess]; ok {
-		var a accessRule
-		err := decodeExtension(raw, &a)
+	if raw, ok := extensions[ext.AccessName]; ok {
+		a, err := ext.DecodeAccess(raw)
+		c.fail(pointer, ext.AccessName, err)
 		if err == nil {
-			err = a.validate()
+			f.access = &a
 		}
-		if err == nil {
-			err = putOnce(w.ext.access, at, a)
-		}
-		w.fail(pointer, ExtensionAccess, err)
 	}
+	return f, f.machine != nil || f.access != nil
 }
 
-func (w *walker) fail(pointer, extension string, err error) {
+func (c *collector) fail(pointer, extension string, err error) {
 	if err != nil {
-		w.errs = append(w.errs, fmt.Errorf("%s: %s: %w", pointer, extension, err))
+		c.errs = append(c.errs, fmt.Errorf("%s: %s: %w", pointer, extension, err))
 	}
 }
 
-// putOnce refuses two different values for one site (say, from two allOf
-// branches): the gate cannot know which one the generator meant.
-func putOnce[V any](m map[site]V, at site, v V) error {
-	if old, ok := m[at]; ok && !equalJSON(old, v) {
-		return fmt.Errorf("conflicting values for %s", at)
-	}
-	m[at] = v
-	return nil
+// operation is one method of one path.
+type operation struct {
+	method, path string
+	op           *openapi3.Operation
 }
 
-func decodeExtension(raw any, into any) error {
-	data, err := json.Marshal(raw)
-	if err != nil {
-		return err
+// operations lists the document's operations, by path and then by method.
+func operations(doc *openapi3.T) []operation {
+	var ops []operation
+	if doc.Paths == nil {
+		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(into); err != nil {
-		return fmt.Errorf("malformed value: %w", err)
-	}
-	return nil
-}
-
-func (m stateMachine) validate() error {
-	var problems []string
-	if m.Name == "" {
-		problems = append(problems, "name is empty")
-	}
-	if len(m.States) == 0 {
-		problems = append(problems, "states is empty")
-	}
-	for i, s := range m.States {
-		if s == "" {
-			problems = append(problems, fmt.Sprintf("states[%d] is empty", i))
+	paths := doc.Paths.Map()
+	for _, path := range sortedKeys(paths) {
+		item := paths[path]
+		if item == nil {
+			continue
+		}
+		for _, method := range sortedKeys(item.Operations()) {
+			ops = append(ops, operation{method: method, path: path, op: item.Operations()[method]})
 		}
 	}
-	if !slices.Contains(m.States, m.Initial) {
-		problems = append(problems, fmt.Sprintf("initial %q is not one of the states", m.Initial))
-	}
-	for i, t := range m.Transitions {
-		if t.Event == "" {
-			problems = append(problems, fmt.Sprintf("transitions[%d].event is empty", i))
+	return ops
+}
+
+// forEachBody calls f on every media type of every request and response
+// body, with its JSON pointer.
+func forEachBody(doc *openapi3.T, f func(op operation, pointer string, media *openapi3.MediaType)) {
+	for _, op := range operations(doc) {
+		base := "#/paths/" + jsonPointerEscape(op.path) + "/" + strings.ToLower(op.method)
+		if body := op.op.RequestBody; body != nil && body.Value != nil {
+			for _, mt := range sortedKeys(body.Value.Content) {
+				f(op, base+"/requestBody/content/"+jsonPointerEscape(mt), body.Value.Content[mt])
+			}
 		}
-		for field, state := range map[string]string{"from": t.From, "to": t.To} {
-			if !slices.Contains(m.States, state) {
-				problems = append(problems, fmt.Sprintf("transitions[%d].%s %q is not one of the states", i, field, state))
+		if op.op.Responses == nil {
+			continue
+		}
+		responses := op.op.Responses.Map()
+		for _, code := range sortedKeys(responses) {
+			if r := responses[code]; r != nil && r.Value != nil {
+				for _, mt := range sortedKeys(r.Value.Content) {
+					f(op, base+"/responses/"+jsonPointerEscape(code)+"/content/"+jsonPointerEscape(mt), r.Value.Content[mt])
+				}
 			}
 		}
 	}
-	slices.Sort(problems)
-	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "; "))
-	}
-	return nil
-}
-
-func (a accessRule) validate() error {
-	if slices.Contains(a.Read, "") {
-		return errors.New("read has an empty role name")
-	}
-	if slices.Contains(a.Write, "") {
-		return errors.New("write has an empty role name")
-	}
-	return nil
-}
-
-func joinPath(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
 }
 
 func jsonPointerEscape(s string) string {
@@ -245,16 +190,5 @@ func jsonPointerEscape(s string) string {
 }
 
 func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func equalJSON(a, b any) bool {
-	x, errA := json.Marshal(a)
-	y, errB := json.Marshal(b)
-	return errA == nil && errB == nil && bytes.Equal(x, y)
+	return slices.Sorted(maps.Keys(m))
 }

@@ -126,7 +126,11 @@ func compare(base, revision *side, warnIsAdditive bool) ([]Change, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	changes = append(changes, diffExtensions(base.ext, revision.ext)...)
+	structural, err := compareStructure(base.ext, revision.ext)
+	if err != nil {
+		return nil, err
+	}
+	changes = append(changes, structural...)
 	slices.SortStableFunc(changes, func(a, b Change) int {
 		return cmp.Or(-cmp.Compare(a.Level, b.Level), cmp.Compare(a.Where, b.Where),
 			cmp.Compare(a.ID, b.ID), cmp.Compare(a.Message, b.Message))

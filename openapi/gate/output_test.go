@@ -44,7 +44,7 @@ func TestJSONOutput(t *testing.T) {
 	for _, c := range got.Changes {
 		if c.ID == RuleStateMachineStateRemoved {
 			state = c.Level == "error" && c.Impact == "breaking" && c.Origin == "modelgen" &&
-				c.Where == "PaymentOrderStatus.phase" && strings.Contains(c.Message, "state `Refunded` was removed")
+				c.Where == "POST /apis/payments.example.com/v1/namespaces/{namespace}/paymentorders request → .status.phase" && strings.Contains(c.Message, "state `Refunded` was removed")
 		}
 	}
 	if !state {
@@ -83,7 +83,7 @@ func TestGitHubActionsOutput(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
 	want := []string{
-		"::error title=state-machine-transition-removed::PaymentOrderStatus.phase: state machine `PaymentPhase`: transition `Processed -Retry-> Submitted` was removed",
+		"::error title=state-machine-transition-removed::POST /apis/payments.example.com/v1/namespaces/{namespace}/paymentorders request → .status.phase: state machine `PaymentPhase`: transition `Processed -Retry-> Submitted` was removed",
 		"::error title=version-bump-too-small::1 breaking change needs a major bump from 1.2.0, but info.version 1.2.1 is a patch bump. Fix: set info.version to 2.0.0 or later",
 		"::notice title=modelgen gate::1 breaking, 0 additive: needed a major bump (2.0.0 or later); made: a patch bump (1.2.0 → 1.2.1)%0AFAIL (1 violation)",
 	}

@@ -18,6 +18,9 @@ const (
 	RuleAccessReadRoleRemoved  = "access-read-role-removed"
 	RuleAccessWriteRoleAdded   = "access-write-role-added"
 	RuleAccessWriteRoleRemoved = "access-write-role-removed"
+	RuleAccessTenantKeyChanged = "access-tenant-key-changed"
+
+	RuleComponentRenamed = "component-renamed"
 
 	RuleVersionDecreased     = "version-decreased"
 	RuleVersionBumpTooSmall  = "version-bump-too-small"
@@ -67,6 +70,12 @@ var rules = []Rule{
 		"a role may now write a property", "role %s may now write this property"},
 	{RuleAccessWriteRoleRemoved, LevelError, ImpactBreaking,
 		"a role can no longer write a property it could write", "role %s can no longer write this property"},
+	{RuleAccessTenantKeyChanged, LevelError, ImpactBreaking,
+		"a property became, or stopped being, the tenant key: which tenant sees which object changes", "this property %s"},
+
+	{RuleComponentRenamed, LevelInfo, ImpactAdditive,
+		"the component schema at a place has a new name (client generators name their types after it); what changed inside it is judged as if the name had stayed",
+		"component %s was renamed %s; %s"},
 
 	{RuleVersionDecreased, LevelError, ImpactNone,
 		"info.version went backwards", ""},

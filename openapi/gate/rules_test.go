@@ -8,6 +8,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/checker"
+
+	"github.com/modelgen/modelgen/openapi/ext"
 )
 
 // TestRuleTable audits the gate's rule table, as oasdiff audits its own:
@@ -55,106 +57,156 @@ func loadDoc(t *testing.T, yaml string) *openapi3.T {
 	return doc
 }
 
+// walkDoc reaches Order from an operation; every kind of place the walk
+// enters carries an extension. NAME is replaced to rename components.
 const walkDoc = `openapi: 3.0.3
 info: {title: t, version: 1.0.0}
-paths: {}
+paths:
+  /orders:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/OrderNAME'}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/OrderNAME'}
 components:
   schemas:
-    Order:
+    OrderNAME:
       type: object
       properties:
-        status: {$ref: '#/components/schemas/Status', x-modelgen-access: {read: [viewer], write: []}}
+        status: {$ref: '#/components/schemas/StatusNAME', x-modelgen-access: {read: [viewer READ], write: []}}
         items:
           type: array
-          items:
-            type: object
-            properties:
-              state:
-                type: string
-                x-modelgen-state-machine: {name: Item, initial: A, states: [A, B], transitions: [{from: A, event: Go, to: B}]}
+          items: {$ref: '#/components/schemas/LineNAME'}
         labels:
           type: object
           additionalProperties:
             type: string
-            x-modelgen-access: {read: [r], write: []}
+            x-modelgen-access: {read: [r READ], write: []}
         merged:
           allOf:
             - type: object
               properties:
-                secret: {type: string, x-modelgen-access: {read: [admin], write: [admin]}}
-    Status:
+                secret: {type: string, x-modelgen-access: {read: [admin READ], write: [admin]}}
+        either:
+          oneOf:
+            - type: object
+              properties:
+                code: {type: string, x-modelgen-access: {read: [admin READ], write: []}}
+        parent: {$ref: '#/components/schemas/OrderNAME'}
+    LineNAME:
+      type: object
+      properties:
+        state:
+          type: string
+          x-modelgen-state-machine: {name: Item, initial: A, states: [A, B], transitions: [{from: A, event: Go, to: B}TRANSITION]}
+    StatusNAME:
       type: object
       properties:
         phase:
           type: string
-          x-modelgen-state-machine: {name: Phase, initial: New, states: [New, Done], transitions: [{from: New, event: Finish, to: Done}]}
+          x-modelgen-state-machine: {name: Phase, initial: New, states: [New, Done], transitions: [{from: New, event: Finish, to: Done}REOPEN]}
 `
 
-func TestCollectExtensionsWalk(t *testing.T) {
-	ext, err := collectExtensions(loadDoc(t, walkDoc))
+func walkVariant(t *testing.T, name, read string, transitions bool) *extensions {
+	t.Helper()
+	back, reopen := "", ""
+	if transitions {
+		back, reopen = ", {from: B, event: Back, to: A}", ", {from: Done, event: Reopen, to: New}"
+	}
+	doc := strings.NewReplacer("NAME", name, "READ", read, "TRANSITION", back, "REOPEN", reopen).Replace(walkDoc)
+	x, err := collectExtensions(loadDoc(t, doc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var machines, access []string
-	for at, m := range ext.machines {
-		machines = append(machines, at.String()+"="+m.Name)
-	}
-	for at, a := range ext.access {
-		access = append(access, at.String()+"="+strings.Join(a.Read, ","))
-	}
-	slices.Sort(machines)
-	slices.Sort(access)
-	// Status.phase is found once, under its own component, not again
-	// through Order.status's $ref.
-	if want := []string{"Order.items[].state=Item", "Status.phase=Phase"}; !slices.Equal(machines, want) {
-		t.Errorf("machines %v, want %v", machines, want)
-	}
-	// An extension next to a $ref belongs to the referring property.
-	if want := []string{"Order.labels{}=r", "Order.merged.secret=admin", "Order.status=viewer"}; !slices.Equal(access, want) {
-		t.Errorf("access %v, want %v", access, want)
-	}
-	if !ext.sites[site{"Order", "status"}] {
-		t.Error("the $ref property Order.status is not recorded as present")
+	return x
+}
+
+// The walk compares by place: renaming every component changes no place, so
+// removing a transition or a read role under the renamed components is
+// found exactly as without the rename, through $ref, items,
+// additionalProperties, allOf and oneOf, and through a $ref cycle
+// (Order.parent) without looping.
+func TestStructureWalk(t *testing.T) {
+	base := walkVariant(t, "", ", auditor", true)
+	for _, rename := range []string{"", "V2"} {
+		t.Run("rename="+rename, func(t *testing.T) {
+			rev := walkVariant(t, rename, "", false)
+			changes, err := compareStructure(base, rev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range changes {
+				got = append(got, c.ID+" @ "+c.Where)
+			}
+			slices.Sort(got)
+			want := []string{
+				"access-read-role-removed @ POST /orders request → .either.code",
+				"access-read-role-removed @ POST /orders request → .labels{}",
+				"access-read-role-removed @ POST /orders request → .merged.secret",
+				"access-read-role-removed @ POST /orders request → .status",
+				"state-machine-transition-removed @ POST /orders request → .items[].state",
+				"state-machine-transition-removed @ POST /orders request → .status.phase",
+			}
+			if rename != "" {
+				want = append(want,
+					"component-renamed @ POST /orders request",
+					"component-renamed @ POST /orders request → .items[]",
+					"component-renamed @ POST /orders request → .status")
+				slices.Sort(want)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			for _, c := range changes {
+				if c.ID == RuleComponentRenamed && !strings.HasSuffix(c.Message, "its shape is unchanged") {
+					t.Errorf("%s: %s", c.Where, c.Message)
+				}
+			}
+		})
 	}
 }
 
-func TestDiffExtensionsPresence(t *testing.T) {
-	machine := stateMachine{Name: "P", Initial: "A", States: []string{"A"}}
-	access := accessRule{Read: []string{"r"}}
-	at := site{"S", "f"}
-	present := func(m map[site]stateMachine, a map[site]accessRule) *extensions {
-		return &extensions{sites: map[site]bool{at: true}, machines: m, access: a}
-	}
-	absent := &extensions{sites: map[site]bool{}, machines: map[site]stateMachine{}, access: map[site]accessRule{}}
-	with := present(map[site]stateMachine{at: machine}, map[site]accessRule{at: access})
-	without := present(map[site]stateMachine{}, map[site]accessRule{})
+func TestDiffFactsPresence(t *testing.T) {
+	machine := &ext.StateMachine{Name: "P", Initial: "A", States: []string{"A"}}
+	access := &ext.Access{Read: []string{"r"}}
+	tenant := &ext.Access{Read: []string{"r"}, Tenant: true}
+	at := place{body: "GET /x response 200", path: ".f"}
+	with := facts{machine: machine, access: access}
 	cases := []struct {
-		name           string
-		base, revision *extensions
-		want           []string
+		name     string
+		old, cur facts
+		want     []string
 	}{
-		{"extensions dropped, property kept", with, without, []string{RuleStateMachineRemoved, RuleAccessRemoved}},
-		{"extensions added to an existing property", without, with, []string{RuleStateMachineAdded, RuleAccessAdded}},
-		{"property removed with its extensions (oasdiff reports it)", with, absent, nil},
-		{"property added with its extensions (oasdiff reports it)", absent, with, nil},
+		{"extensions dropped, property kept", with, facts{}, []string{RuleStateMachineRemoved, RuleAccessRemoved}},
+		{"extensions added to an existing property", facts{}, with, []string{RuleStateMachineAdded, RuleAccessAdded}},
 		{"unchanged", with, with, nil},
+		{"became the tenant key", facts{access: access}, facts{access: tenant}, []string{RuleAccessTenantKeyChanged}},
+		{"no longer the tenant key", facts{access: tenant}, facts{access: access}, []string{RuleAccessTenantKeyChanged}},
+		{"tenant key with its access rule removed", facts{access: tenant}, facts{}, []string{RuleAccessRemoved, RuleAccessTenantKeyChanged}},
 	}
 	for _, tc := range cases {
-		if got := ids(diffExtensions(tc.base, tc.revision)); !slices.Equal(got, tc.want) {
+		if got := ids(diffFacts(at, tc.old, tc.cur)); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
 
 func TestCompareMachines(t *testing.T) {
-	old := stateMachine{Name: "P", Initial: "A", States: []string{"A", "B", "C"}, Transitions: []transition{
-		{"A", "go", "B"}, {"B", "go", "C"}, {"B", "back", "A"},
+	old := ext.StateMachine{Name: "P", Initial: "A", States: []string{"A", "B", "C"}, Transitions: []ext.Transition{
+		{From: "A", Event: "go", To: "B"}, {From: "B", Event: "go", To: "C"}, {From: "B", Event: "back", To: "A"},
 	}}
-	cur := stateMachine{Name: "P", Initial: "B", States: []string{"A", "B", "D"}, Transitions: []transition{
-		{"A", "go", "B"}, {"B", "go", "A"}, {"B", "back", "A"}, {"B", "skip", "D"},
+	cur := ext.StateMachine{Name: "P", Initial: "B", States: []string{"A", "B", "D"}, Transitions: []ext.Transition{
+		{From: "A", Event: "go", To: "B"}, {From: "B", Event: "go", To: "A"}, {From: "B", Event: "back", To: "A"}, {From: "B", Event: "skip", To: "D"},
 	}}
 	var got []string
-	for _, c := range compareMachines(site{"S", "phase"}, old, cur) {
+	for _, c := range compareMachines(place{body: "GET /s response 200", path: ".phase"}, old, cur) {
 		got = append(got, c.ID+": "+c.Message)
 	}
 	want := []string{
@@ -171,7 +223,7 @@ func TestCompareMachines(t *testing.T) {
 }
 
 func TestConflictingExtensions(t *testing.T) {
-	doc := loadDoc(t, `openapi: 3.0.3
+	doc := `openapi: 3.0.3
 info: {title: t, version: 1.0.0}
 paths: {}
 components:
@@ -180,9 +232,13 @@ components:
       allOf:
         - properties: {f: {type: string, x-modelgen-access: {read: [a], write: []}}}
         - properties: {f: {type: string, x-modelgen-access: {read: [b], write: []}}}
-`)
-	_, err := collectExtensions(doc)
-	if err == nil || !strings.Contains(err.Error(), "conflicting values for S.f") {
+`
+	x, err := collectExtensions(loadDoc(t, doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = compareStructure(x, x)
+	if err == nil || !strings.Contains(err.Error(), "components.schemas.S → .f: conflicting values of x-modelgen-access") {
 		t.Errorf("err = %v, want a conflict at S.f", err)
 	}
 }
