@@ -122,13 +122,14 @@ func readSide(ctx context.Context, given, dir string, lim Limits) (*side, error)
 // compare lists oasdiff's changes and the extension changes, most severe
 // first, in a stable order.
 func compare(base, revision *side, warnIsAdditive bool) ([]Change, error) {
+	structural, renamed, err := compareStructure(base.ext, revision.ext)
+	if err != nil {
+		return nil, err
+	}
+	adoptNames(revision.spec.Spec, renamed)
 	changes, err := oasdiffChanges(base.spec, revision.spec, warnIsAdditive)
 	if err != nil {
 		return nil, &InputError{err}
-	}
-	structural, err := compareStructure(base.ext, revision.ext)
-	if err != nil {
-		return nil, err
 	}
 	changes = append(changes, structural...)
 	slices.SortStableFunc(changes, func(a, b Change) int {

@@ -82,7 +82,7 @@ type Document struct {
 type Change struct {
 	Level   Level  `json:"level"`
 	ID      string `json:"id"`    // rule id: oasdiff's, or one of Rules()
-	Where   string `json:"where"` // "GET /path" or "Schema.property.path"
+	Where   string `json:"where"` // "GET /path", or "POST /path request → .status.phase" for the gate's own rules
 	Message string `json:"message"`
 	Impact  Impact `json:"impact"`
 	// Origin is "oasdiff" or "modelgen" (the gate's own extension rules).

@@ -186,7 +186,10 @@ type comparer struct {
 // to pair every schema with every other are refused instead of compared.
 const maxPairsPerSchema = 8
 
-func compareStructure(base, rev *extensions) ([]Change, error) {
+// compareStructure compares the extensions of the two documents place by
+// place and finds the renamed components. It returns the changes and, for
+// the renames whose shape is unchanged, the old name of each new one.
+func compareStructure(base, rev *extensions) ([]Change, map[string]string, error) {
 	c := &comparer{
 		base: base, rev: rev,
 		done: map[string]bool{}, ids: map[any]int{},
@@ -203,11 +206,13 @@ func compareStructure(base, rev *extensions) ([]Change, error) {
 		c.compare(base.expand(media.Schema), rev.expand(cur.Schema), place{body: bodyName(op, pointer)})
 	})
 	c.unreachedComponents()
-	c.reportRenames()
 	if c.overBudget {
-		return nil, &InputError{fmt.Errorf("the documents are too intricate to compare structurally: more than %d pairs of schemas", maxPairsPerSchema*(base.schemas+rev.schemas)+10_000)}
+		return nil, nil, &InputError{fmt.Errorf("the documents are too intricate to compare structurally: more than %d pairs of schemas", maxPairsPerSchema*(base.schemas+rev.schemas)+10_000)}
 	}
-	return c.changes, joinErrs(c.errs)
+	if err := joinErrs(c.errs); err != nil {
+		return nil, nil, err
+	}
+	return c.changes, c.reportRenames(), nil
 }
 
 // bodyName names a body for people: "POST /things request", "GET /things
@@ -318,7 +323,8 @@ type rename struct {
 // reportRenames reports each rename once, at the first place it was met,
 // saying whether the component's shape changed, with every rename of the
 // run applied to the references inside it.
-func (c *comparer) reportRenames() {
+func (c *comparer) reportRenames() (unchanged map[string]string) {
+	unchanged = map[string]string{}
 	refs := map[string]string{}
 	for _, r := range c.renameList {
 		refs["#/components/schemas/"+jsonPointerEscape(r.from)] = "#/components/schemas/" + jsonPointerEscape(r.to)
@@ -329,8 +335,66 @@ func (c *comparer) reportRenames() {
 			shape = "its shape was not compared"
 		} else if !sameShape(c.base.doc.Components.Schemas[r.from].Value, c.rev.doc.Components.Schemas[r.to].Value, refs) {
 			shape = "its shape changed too (see the other changes at this place)"
+		} else {
+			unchanged[r.to] = r.from
 		}
 		c.changes = append(c.changes, newChange(RuleComponentRenamed, r.at, code(r.from), code(r.to), shape))
+	}
+	return unchanged
+}
+
+// adoptNames gives the revision's renamed components whose shape is
+// unchanged their base names back (the component and every $ref to it), so
+// that oasdiff, which matches components and allOf members by name, sees no
+// change where the JSON is the same. The gate has reported the rename.
+func adoptNames(doc *openapi3.T, oldName map[string]string) {
+	if len(oldName) == 0 || doc.Components == nil {
+		return
+	}
+	refs := map[string]string{}
+	for to, from := range oldName {
+		refs["#/components/schemas/"+jsonPointerEscape(to)] = "#/components/schemas/" + jsonPointerEscape(from)
+	}
+	seen := map[*openapi3.Schema]bool{}
+	var visit func(r *openapi3.SchemaRef)
+	visit = func(r *openapi3.SchemaRef) {
+		if r == nil {
+			return
+		}
+		if from, ok := refs[r.Ref]; ok {
+			r.Ref = from
+		}
+		if r.Value == nil || seen[r.Value] {
+			return
+		}
+		s := r.Value
+		seen[s] = true
+		for _, p := range s.Properties {
+			visit(p)
+		}
+		visit(s.Items)
+		visit(s.AdditionalProperties.Schema)
+		visit(s.Not)
+		for _, list := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, m := range list {
+				visit(m)
+			}
+		}
+	}
+	for _, r := range doc.Components.Schemas {
+		visit(r)
+	}
+	forEachBody(doc, func(_ operation, _ string, media *openapi3.MediaType) { visit(media.Schema) })
+	for _, op := range operations(doc) {
+		for _, p := range op.op.Parameters {
+			if p != nil && p.Value != nil {
+				visit(p.Value.Schema)
+			}
+		}
+	}
+	for to, from := range oldName {
+		doc.Components.Schemas[from] = doc.Components.Schemas[to]
+		delete(doc.Components.Schemas, to)
 	}
 }
 
