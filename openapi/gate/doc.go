@@ -28,23 +28,39 @@ the gate fails closed; INFO changes are additive. oasdiff's own info.version
 findings (api-version-not-bumped and friends) are dropped: the gate judges the
 version itself, for additive changes as well as breaking ones.
 
-oasdiff does not read schema extensions, so the gate walks components.schemas
-(properties, items, additionalProperties, allOf/anyOf/oneOf; not through $ref:
-each component is walked under its own name, and an extension written next to
-a $ref belongs to the referring property) for the two the generator writes:
+oasdiff does not read schema extensions, so the gate compares the two the
+generator writes (their format is declared once, in package openapi/ext, and
+versioned) by place in the contract, never by component name: it walks both
+documents side by side from each operation's request and response bodies,
+through $refs, properties, items, additionalProperties and allOf (flattened:
+its members describe the same value), anyOf and oneOf (by position), and
+compares the extensions it meets at the same place, named like
 
-	x-modelgen-state-machine: {name, initial, states: [...], transitions: [{from, event, to}...]}
-	x-modelgen-access: {read: [roles...], write: [roles...]}
+	POST /apis/payments.example.com/v1/namespaces/{namespace}/paymentorders request → .status.phase
+	POST /models/shop/Order request → .lines[].state
+	POST /models/shop/Order request → .extras{}.note
 
-A machine or an access rule is identified by component schema name and JSON
-property path ("PaymentOrderStatus.phase", "Order.items[].state",
-"Labels{}"). Removing a state or a transition, changing the initial state, or
-removing a role from read or write is breaking; adding one is additive. A
-property without x-modelgen-access is taken to be open to every role, so
-adding the extension to an existing property is breaking and removing it
-additive. An extension that disappears with its property is left to oasdiff,
-which reports the property. A malformed extension is an input error. Rules
-lists these rule ids with their level and meaning.
+Each pair of schemas is compared once: a $ref cycle ends there, and a change
+reached from many operations is reported once, at the first place met (paths,
+then methods, sorted; the request before the responses). The number of pairs
+is bounded by the documents' size. Components no operation reaches are
+compared by name, as "components.schemas.X → .path".
+
+A place whose component has another name in the revision (the old name gone,
+the new one not in the base) is a rename (component-renamed, info); what
+changed inside it is judged exactly as if the name had stayed. When its shape
+is unchanged (ignoring descriptions and extensions), the revision's component
+gets its old name back before oasdiff runs, so that oasdiff, which matches
+allOf members and components by name, reports nothing for it either.
+
+Removing a state or a transition, changing the initial state, removing a role
+from read or write, and any change of which property is the tenant key are
+breaking; adding a state, a transition or a role is additive. A property
+without x-modelgen-access is taken to be open to every role, so adding the
+extension to an existing property is breaking and removing it additive. An
+extension that disappears with its property is left to oasdiff, which reports
+the property. A malformed extension, or one of a later format version, is an
+input error. Rules lists these rule ids with their level and meaning.
 
 # The version rule
 
