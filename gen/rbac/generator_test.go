@@ -246,11 +246,11 @@ func TestRoleViews(t *testing.T) {
 		return sortedKeys(doc.Components.Schemas[schema].Value.Properties)
 	}
 	auditor := view("openapi.auditor.yaml")
-	if got, want := props(auditor, "PaymentOrderSpec"), []string{"amount", "currency", "method", "payeeId", "payerId", "tags", "tenantId"}; !slices.Equal(got, want) {
+	if got, want := props(auditor, "PaymentOrderSpec"), []string{"amount", "currency", "method", "payeeId", "payerId", "refund", "tags", "tenantId"}; !slices.Equal(got, want) {
 		t.Errorf("auditor sees %v, want %v", got, want)
 	}
 	admin := view("openapi.tenant-admin.yaml")
-	if got := props(admin, "PaymentOrderSpec"); len(got) != 11 {
+	if got := props(admin, "PaymentOrderSpec"); len(got) != 13 {
 		t.Errorf("tenant-admin sees %v", got)
 	}
 	for path, item := range auditor.Paths.Map() {

@@ -33,7 +33,7 @@ func order(tenant string) *v1alpha1.PaymentOrder {
 		ObjectMeta: metav1.ObjectMeta{Name: "po-1", Namespace: tenant},
 		Spec: v1alpha1.PaymentOrderSpec{
 			Amount: 120.5, Currency: "EUR", PayerID: "DE89370400440532", PayeeID: "FR76300060000112",
-			TenantID: tenant, Reference: "invoice 42", Method: "card", CardLast4: "4242",
+			TenantID: tenant, Description: "invoice 42", IdempotencyKey: "inv-42-2026", Method: "card", CardLast4: "4242",
 			Tags: []string{"q3"}, Metadata: map[string]string{"crm": "7"}, Priority: 2,
 		},
 		Status: v1alpha1.PaymentOrderStatus{Phase: v1alpha1.PhaseAuthorized, ObservedGeneration: 1},
@@ -72,8 +72,8 @@ func Example_twoTenants() {
 		fmt.Printf("%s auditor: %d spec fields -> %d %v\n", tenant, before, len(specFields(po.Spec)), specFields(po.Spec))
 	}
 	// Output:
-	// acme auditor: 11 spec fields -> 7 [amount currency payerId payeeId tenantId method tags]
-	// globex auditor: 11 spec fields -> 5 [amount currency tenantId method priority]
+	// acme auditor: 12 spec fields -> 7 [amount currency payerId payeeId tenantId method tags]
+	// globex auditor: 12 spec fields -> 5 [amount currency tenantId method priority]
 }
 
 func TestTenantIsolation(t *testing.T) {

@@ -25,16 +25,25 @@ var PaymentOrderAccess = rbac.NewType(rbac.NewTable("payments.example.com/v1alph
 	{Path: "spec.payerId", Parent: 2, Read: []string{"auditor", "tenant-admin"}, Write: []string{"tenant-admin"}},
 	{Path: "spec.payeeId", Parent: 2, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
 	{Path: "spec.tenantId", Parent: 2, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
-	{Path: "spec.reference", Parent: 2, Read: []string{"operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
+	{Path: "spec.idempotencyKey", Parent: 2, Read: []string{"operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
+	{Path: "spec.description", Parent: 2, Read: []string{"operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
 	{Path: "spec.method", Parent: 2, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
 	{Path: "spec.cardLast4", Parent: 2, Read: []string{"tenant-admin"}, Write: []string{"tenant-admin"}},
 	{Path: "spec.tags", Parent: 2, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
 	{Path: "spec.metadata", Parent: 2, Read: []string{"operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
 	{Path: "spec.priority", Parent: 2, Read: []string{"operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
+	{Path: "spec.refund", Parent: 2, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"tenant-admin"}},
+	{Path: "spec.refund.reason", Parent: 15},
 	{Path: "status", Parent: -1, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
-	{Path: "status.phase", Parent: 14, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
-	{Path: "status.observedGeneration", Parent: 14, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
-	{Path: "status.conditions", Parent: 14, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
+	{Path: "status.phase", Parent: 17, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
+	{Path: "status.observedGeneration", Parent: 17, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
+	{Path: "status.conditions", Parent: 17, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
+	{Path: "status.gateway", Parent: 17, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
+	{Path: "status.gateway.authorizationId", Parent: 21},
+	{Path: "status.gateway.chargeId", Parent: 21},
+	{Path: "status.gateway.refundId", Parent: 21},
+	{Path: "status.attempts", Parent: 17, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
+	{Path: "status.lastError", Parent: 17, Read: []string{"auditor", "operator", "tenant-admin"}, Write: []string{"operator"}},
 }), rbac.Funcs[PaymentOrder]{
 	Diff:    rbacDiffPaymentOrder,
 	Prune:   rbacPrunePaymentOrder,
@@ -44,6 +53,42 @@ var PaymentOrderAccess = rbac.NewType(rbac.NewTable("payments.example.com/v1alph
 
 func rbacTenantPaymentOrder(v *PaymentOrder) string {
 	return v.Spec.TenantID
+}
+
+func rbacPruneGatewayReference(m rbacMask, b int, v *GatewayReference) {
+	if !m.Has(b) {
+		v.AuthorizationID = ""
+	}
+	if !m.Has(b + 1) {
+		v.ChargeID = ""
+	}
+	if !m.Has(b + 2) {
+		v.RefundID = ""
+	}
+}
+
+func rbacDiffGatewayReference(m rbacMask, b int, old, cur *GatewayReference, d *rbac.Diff) {
+	if !m.Has(b) && old.AuthorizationID != cur.AuthorizationID {
+		d.Deny(b)
+	}
+	if !m.Has(b+1) && old.ChargeID != cur.ChargeID {
+		d.Deny(b + 1)
+	}
+	if !m.Has(b+2) && old.RefundID != cur.RefundID {
+		d.Deny(b + 2)
+	}
+}
+
+func rbacRestoreGatewayReference(m rbacMask, b int, old, cur *GatewayReference) {
+	if !m.Has(b) {
+		cur.AuthorizationID = old.AuthorizationID
+	}
+	if !m.Has(b + 1) {
+		cur.ChargeID = old.ChargeID
+	}
+	if !m.Has(b + 2) {
+		cur.RefundID = old.RefundID
+	}
 }
 
 func rbacPrunePaymentOrder(m rbacMask, b int, v *PaymentOrder) {
@@ -58,10 +103,10 @@ func rbacPrunePaymentOrder(m rbacMask, b int, v *PaymentOrder) {
 	} else {
 		rbacPrunePaymentOrderSpec(m, b+3, &v.Spec)
 	}
-	if !m.Has(b + 14) {
+	if !m.Has(b + 17) {
 		v.Status = PaymentOrderStatus{}
 	} else {
-		rbacPrunePaymentOrderStatus(m, b+15, &v.Status)
+		rbacPrunePaymentOrderStatus(m, b+18, &v.Status)
 	}
 }
 
@@ -73,7 +118,7 @@ func rbacDiffPaymentOrder(m rbacMask, b int, old, cur *PaymentOrder, d *rbac.Dif
 		d.Deny(b + 1)
 	}
 	rbacDiffPaymentOrderSpec(m, b+3, &old.Spec, &cur.Spec, d)
-	rbacDiffPaymentOrderStatus(m, b+15, &old.Status, &cur.Status, d)
+	rbacDiffPaymentOrderStatus(m, b+18, &old.Status, &cur.Status, d)
 }
 
 func rbacRestorePaymentOrder(m rbacMask, b int, old, cur *PaymentOrder) {
@@ -88,10 +133,10 @@ func rbacRestorePaymentOrder(m rbacMask, b int, old, cur *PaymentOrder) {
 	} else {
 		rbacRestorePaymentOrderSpec(m, b+3, &old.Spec, &cur.Spec)
 	}
-	if !m.Has(b + 14) {
+	if !m.Has(b + 17) {
 		cur.Status = old.Status
 	} else {
-		rbacRestorePaymentOrderStatus(m, b+15, &old.Status, &cur.Status)
+		rbacRestorePaymentOrderStatus(m, b+18, &old.Status, &cur.Status)
 	}
 }
 
@@ -112,22 +157,30 @@ func rbacPrunePaymentOrderSpec(m rbacMask, b int, v *PaymentOrderSpec) {
 		v.TenantID = ""
 	}
 	if !m.Has(b + 5) {
-		v.Reference = ""
+		v.IdempotencyKey = ""
 	}
 	if !m.Has(b + 6) {
-		v.Method = ""
+		v.Description = ""
 	}
 	if !m.Has(b + 7) {
-		v.CardLast4 = ""
+		v.Method = ""
 	}
 	if !m.Has(b + 8) {
-		v.Tags = nil
+		v.CardLast4 = ""
 	}
 	if !m.Has(b + 9) {
-		v.Metadata = nil
+		v.Tags = nil
 	}
 	if !m.Has(b + 10) {
+		v.Metadata = nil
+	}
+	if !m.Has(b + 11) {
 		v.Priority = 0
+	}
+	if !m.Has(b + 12) {
+		v.Refund = nil
+	} else if v.Refund != nil {
+		rbacPruneRefundRequest(m, b+13, v.Refund)
 	}
 }
 
@@ -147,24 +200,28 @@ func rbacDiffPaymentOrderSpec(m rbacMask, b int, old, cur *PaymentOrderSpec, d *
 	if !m.Has(b+4) && old.TenantID != cur.TenantID {
 		d.Deny(b + 4)
 	}
-	if !m.Has(b+5) && old.Reference != cur.Reference {
+	if !m.Has(b+5) && old.IdempotencyKey != cur.IdempotencyKey {
 		d.Deny(b + 5)
 	}
-	if !m.Has(b+6) && old.Method != cur.Method {
+	if !m.Has(b+6) && old.Description != cur.Description {
 		d.Deny(b + 6)
 	}
-	if !m.Has(b+7) && old.CardLast4 != cur.CardLast4 {
+	if !m.Has(b+7) && old.Method != cur.Method {
 		d.Deny(b + 7)
 	}
-	if !m.Has(b+8) && !slices.Equal(old.Tags, cur.Tags) {
+	if !m.Has(b+8) && old.CardLast4 != cur.CardLast4 {
 		d.Deny(b + 8)
 	}
-	if !m.Has(b+9) && !maps.Equal(old.Metadata, cur.Metadata) {
+	if !m.Has(b+9) && !slices.Equal(old.Tags, cur.Tags) {
 		d.Deny(b + 9)
 	}
-	if !m.Has(b+10) && old.Priority != cur.Priority {
+	if !m.Has(b+10) && !maps.Equal(old.Metadata, cur.Metadata) {
 		d.Deny(b + 10)
 	}
+	if !m.Has(b+11) && old.Priority != cur.Priority {
+		d.Deny(b + 11)
+	}
+	rbac.DiffPtr(m, b+12, old.Refund, cur.Refund, d, rbacDiffRefundRequest)
 }
 
 func rbacRestorePaymentOrderSpec(m rbacMask, b int, old, cur *PaymentOrderSpec) {
@@ -184,22 +241,30 @@ func rbacRestorePaymentOrderSpec(m rbacMask, b int, old, cur *PaymentOrderSpec) 
 		cur.TenantID = old.TenantID
 	}
 	if !m.Has(b + 5) {
-		cur.Reference = old.Reference
+		cur.IdempotencyKey = old.IdempotencyKey
 	}
 	if !m.Has(b + 6) {
-		cur.Method = old.Method
+		cur.Description = old.Description
 	}
 	if !m.Has(b + 7) {
-		cur.CardLast4 = old.CardLast4
+		cur.Method = old.Method
 	}
 	if !m.Has(b + 8) {
-		cur.Tags = old.Tags
+		cur.CardLast4 = old.CardLast4
 	}
 	if !m.Has(b + 9) {
-		cur.Metadata = old.Metadata
+		cur.Tags = old.Tags
 	}
 	if !m.Has(b + 10) {
+		cur.Metadata = old.Metadata
+	}
+	if !m.Has(b + 11) {
 		cur.Priority = old.Priority
+	}
+	if !m.Has(b + 12) {
+		cur.Refund = old.Refund
+	} else {
+		rbac.RestorePtr(m, b+13, old.Refund, &cur.Refund, rbacRestoreRefundRequest, rbacDiffRefundRequest)
 	}
 }
 
@@ -213,6 +278,17 @@ func rbacPrunePaymentOrderStatus(m rbacMask, b int, v *PaymentOrderStatus) {
 	if !m.Has(b + 2) {
 		v.Conditions = nil
 	}
+	if !m.Has(b + 3) {
+		v.Gateway = nil
+	} else if v.Gateway != nil {
+		rbacPruneGatewayReference(m, b+4, v.Gateway)
+	}
+	if !m.Has(b + 7) {
+		v.Attempts = 0
+	}
+	if !m.Has(b + 8) {
+		v.LastError = ""
+	}
 }
 
 func rbacDiffPaymentOrderStatus(m rbacMask, b int, old, cur *PaymentOrderStatus, d *rbac.Diff) {
@@ -224,6 +300,13 @@ func rbacDiffPaymentOrderStatus(m rbacMask, b int, old, cur *PaymentOrderStatus,
 	}
 	if !m.Has(b+2) && !rbacEqualSlice_metav1_Condition(old.Conditions, cur.Conditions) {
 		d.Deny(b + 2)
+	}
+	rbac.DiffPtr(m, b+3, old.Gateway, cur.Gateway, d, rbacDiffGatewayReference)
+	if !m.Has(b+7) && old.Attempts != cur.Attempts {
+		d.Deny(b + 7)
+	}
+	if !m.Has(b+8) && old.LastError != cur.LastError {
+		d.Deny(b + 8)
 	}
 }
 
@@ -237,6 +320,44 @@ func rbacRestorePaymentOrderStatus(m rbacMask, b int, old, cur *PaymentOrderStat
 	if !m.Has(b + 2) {
 		cur.Conditions = old.Conditions
 	}
+	if !m.Has(b + 3) {
+		cur.Gateway = old.Gateway
+	} else {
+		rbac.RestorePtr(m, b+4, old.Gateway, &cur.Gateway, rbacRestoreGatewayReference, rbacDiffGatewayReference)
+	}
+	if !m.Has(b + 7) {
+		cur.Attempts = old.Attempts
+	}
+	if !m.Has(b + 8) {
+		cur.LastError = old.LastError
+	}
+}
+
+func rbacPruneRefundRequest(m rbacMask, b int, v *RefundRequest) {
+	if !m.Has(b) {
+		v.Reason = ""
+	}
+}
+
+func rbacDiffRefundRequest(m rbacMask, b int, old, cur *RefundRequest, d *rbac.Diff) {
+	if !m.Has(b) && old.Reason != cur.Reason {
+		d.Deny(b)
+	}
+}
+
+func rbacRestoreRefundRequest(m rbacMask, b int, old, cur *RefundRequest) {
+	if !m.Has(b) {
+		cur.Reason = old.Reason
+	}
+}
+
+// The conversion below stops compiling when GatewayReference changes: run modelgen generate.
+func _() {
+	_ = GatewayReference(struct {
+		AuthorizationID string
+		ChargeID        string
+		RefundID        string
+	}{})
 }
 
 // The conversion below stops compiling when PaymentOrder changes: run modelgen generate.
@@ -252,17 +373,19 @@ func _() {
 // The conversion below stops compiling when PaymentOrderSpec changes: run modelgen generate.
 func _() {
 	_ = PaymentOrderSpec(struct {
-		Amount    float64
-		Currency  string
-		PayerID   string
-		PayeeID   string
-		TenantID  string
-		Reference string
-		Method    string
-		CardLast4 string
-		Tags      []string
-		Metadata  map[string]string
-		Priority  int32
+		Amount         float64
+		Currency       string
+		PayerID        string
+		PayeeID        string
+		TenantID       string
+		IdempotencyKey string
+		Description    string
+		Method         string
+		CardLast4      string
+		Tags           []string
+		Metadata       map[string]string
+		Priority       int32
+		Refund         *RefundRequest
 	}{})
 }
 
@@ -272,6 +395,16 @@ func _() {
 		Phase              PaymentPhase
 		ObservedGeneration int64
 		Conditions         []metav1.Condition
+		Gateway            *GatewayReference
+		Attempts           int32
+		LastError          string
+	}{})
+}
+
+// The conversion below stops compiling when RefundRequest changes: run modelgen generate.
+func _() {
+	_ = RefundRequest(struct {
+		Reason string
 	}{})
 }
 
