@@ -19,7 +19,6 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	payments "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
-	paymentsctrl "github.com/modelgen/modelgen/examples/payments/controller"
 	sla "github.com/modelgen/modelgen/examples/sla/api/v1"
 	slactrl "github.com/modelgen/modelgen/examples/sla/controller"
 )
@@ -44,7 +43,8 @@ func newClient(t *testing.T) client.Client {
 	return c
 }
 
-// startOperators runs both operators in a manager until the test ends.
+// startOperators runs the SLA operator in a manager until the test ends
+// (the PaymentOrder operator has its own suite in ./payments).
 func startOperators(t *testing.T) {
 	t.Helper()
 	skip := true
@@ -55,9 +55,6 @@ func startOperators(t *testing.T) {
 		Controller:             config.Controller{SkipNameValidation: &skip},
 	})
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := (&paymentsctrl.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		t.Fatal(err)
 	}
 	if err := (&slactrl.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
@@ -89,6 +86,7 @@ func eventually(t *testing.T, what string, cond func() (bool, string)) {
 	t.Fatalf("timed out waiting for %s (last seen: %s)", what, last)
 }
 
+// paymentOrder is a valid PaymentOrder in default (for the ClusterRole test).
 func paymentOrder(name string, amount float64) *payments.PaymentOrder {
 	return &payments.PaymentOrder{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
@@ -96,122 +94,6 @@ func paymentOrder(name string, amount float64) *payments.PaymentOrder {
 			Amount: amount, Currency: "EUR", PayerID: "DE89370400440532", PayeeID: "FR14200410100505",
 			TenantID: "acme", Method: "sepa",
 		},
-	}
-}
-
-func phaseOf(t *testing.T, c client.Client, name string) payments.PaymentPhase {
-	var po payments.PaymentOrder
-	if err := c.Get(context.Background(), types.NamespacedName{Namespace: "default", Name: name}, &po); err != nil {
-		t.Fatal(err)
-	}
-	return po.Status.Phase
-}
-
-// TestPaymentOrderLifecycle: the operator drives an order from Submitted to
-// Settled with the generated machine, and the API server refuses a status
-// update that is not a transition of the machine.
-func TestPaymentOrderLifecycle(t *testing.T) {
-	startOperators(t)
-	c := newClient(t)
-	ctx := context.Background()
-	if err := c.Create(ctx, paymentOrder("po-small", 120.50)); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "po-small to settle", func() (bool, string) {
-		p := phaseOf(t, c, "po-small")
-		return p == payments.PhaseSettled, string(p)
-	})
-
-	var po payments.PaymentOrder
-	if err := c.Get(ctx, types.NamespacedName{Namespace: "default", Name: "po-small"}, &po); err != nil {
-		t.Fatal(err)
-	}
-	illegal := po.DeepCopy()
-	illegal.Status.Phase = payments.PhaseAuthorized
-	err := c.Status().Update(ctx, illegal)
-	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "Settled") || !strings.Contains(err.Error(), "Authorized") {
-		t.Fatalf("Settled -> Authorized: want an Invalid error naming both states, got %v", err)
-	}
-
-	legal := po.DeepCopy()
-	if err := legal.Status.Refund(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Status().Update(ctx, legal); err != nil {
-		t.Fatalf("Settled -> Refunded (a transition of the machine) was rejected: %v", err)
-	}
-	if err := c.Status().Update(ctx, legal); err != nil {
-		t.Fatalf("a no-op status update was rejected: %v", err)
-	}
-}
-
-// TestPaymentOrderAboveLimitWaits: the operator does not authorize large
-// orders on its own.
-func TestPaymentOrderAboveLimitWaits(t *testing.T) {
-	startOperators(t)
-	c := newClient(t)
-	if err := c.Create(context.Background(), paymentOrder("po-large", 50000)); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "po-large to wait for authorization", func() (bool, string) {
-		var po payments.PaymentOrder
-		if err := c.Get(context.Background(), types.NamespacedName{Namespace: "default", Name: "po-large"}, &po); err != nil {
-			return false, err.Error()
-		}
-		for _, cond := range po.Status.Conditions {
-			if cond.Reason == "AwaitingAuthorization" {
-				return po.Status.Phase == payments.PhaseSubmitted, string(po.Status.Phase)
-			}
-		}
-		return false, string(po.Status.Phase)
-	})
-}
-
-// TestPhaseMustStartAtInitial: without an operator, a client cannot set a
-// phase other than the machine's initial state.
-func TestPhaseMustStartAtInitial(t *testing.T) {
-	c := newClient(t)
-	ctx := context.Background()
-	po := paymentOrder("po-jump", 10)
-	if err := c.Create(ctx, po); err != nil {
-		t.Fatal(err)
-	}
-	po.Status.Phase = payments.PhaseSettled
-	err := c.Status().Update(ctx, po)
-	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "Submitted") {
-		t.Fatalf("empty -> Settled: want an Invalid error naming the initial state, got %v", err)
-	}
-	po.Status.Phase = payments.PhaseSubmitted
-	if err := c.Status().Update(ctx, po); err != nil {
-		t.Fatalf("empty -> Submitted was rejected: %v", err)
-	}
-}
-
-// TestPaymentOrderValidation: the spec's validate tags are enforced by the
-// API server, including amount: 0 against gte=0.01.
-func TestPaymentOrderValidation(t *testing.T) {
-	c := newClient(t)
-	ctx := context.Background()
-	for name, mutate := range map[string]func(*payments.PaymentOrder){
-		"amount":   func(p *payments.PaymentOrder) { p.Spec.Amount = 0.001 },
-		"currency": func(p *payments.PaymentOrder) { p.Spec.Currency = "EURO" },
-		"payeeId":  func(p *payments.PaymentOrder) { p.Spec.PayeeID = p.Spec.PayerID },
-		"method":   func(p *payments.PaymentOrder) { p.Spec.Method = "cash" },
-	} {
-		po := paymentOrder("po-bad-"+strings.ToLower(name), 10)
-		mutate(po)
-		err := c.Create(ctx, po)
-		if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), name) {
-			t.Errorf("%s: want an Invalid error naming the field, got %v", name, err)
-		}
-	}
-	// amount: 0 as an integral JSON number, which minimum: 0.01 alone lets through
-	err := create(t, paymentsGVR, "PaymentOrder", map[string]any{
-		"amount": int64(0), "currency": "EUR", "payerId": "DE89370400440532", "payeeId": "FR14200410100505",
-		"tenantId": "acme", "method": "sepa",
-	})
-	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "amount") {
-		t.Errorf("amount: 0: want an Invalid error naming amount, got %v", err)
 	}
 }
 

@@ -1,17 +1,33 @@
 // Command payments-operator runs the PaymentOrder operator against the
-// cluster of the current kubeconfig.
+// cluster of --kubeconfig (or $KUBECONFIG, or the in-cluster config), with
+// the simulated payment gateway. Run it with -h for its flags.
 package main
 
 import (
-	ctrl "sigs.k8s.io/controller-runtime"
+	"flag"
+	"fmt"
+	"os"
 
-	"github.com/modelgen/modelgen/examples/internal/operator"
-	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
-	"github.com/modelgen/modelgen/examples/payments/controller"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/modelgen/modelgen/examples/payments/operator"
 )
 
 func main() {
-	operator.Main("payments-operator", v1alpha1.AddToScheme, func(mgr ctrl.Manager) error {
-		return (&controller.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr)
-	})
+	o := operator.Defaults()
+	o.BindFlags(flag.CommandLine) // --kubeconfig is controller-runtime's own flag
+	zo := zap.Options{}
+	zo.BindFlags(flag.CommandLine)
+	flag.Parse()
+	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zo)))
+
+	cfg, err := ctrl.GetConfig()
+	if err == nil {
+		err = operator.Run(ctrl.SetupSignalHandler(), cfg, o)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, operator.Name+":", err)
+		os.Exit(1)
+	}
 }
