@@ -64,9 +64,10 @@ func TestTenantViewPrunesPerRole(t *testing.T) {
 		po.Spec.Metadata = map[string]string{"crm": "7"}
 		create(t, po)
 	}
-	eventually(t, "the cache to hold acme's two orders", func() (bool, string) {
+	eventually(t, "the cache to hold the three orders", func() (bool, string) {
 		code, items, body := view(t, addr, "acme", "tenant-admin")
-		return code == 200 && len(items) == 2, body
+		code2, items2, body2 := view(t, addr, "globex", "tenant-admin")
+		return code == 200 && len(items) == 2 && code2 == 200 && len(items2) == 1, body + body2
 	})
 
 	// tenant-admin reads everything of its tenant
