@@ -16,10 +16,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
-	"github.com/modelgen/modelgen/gen/crd"
+	crdgen "github.com/modelgen/modelgen/gen/crd"
+	"github.com/modelgen/modelgen/gen/openapidoc"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/openapi"
-	"github.com/modelgen/modelgen/schema"
 )
 
 // Config says what to check.
@@ -47,9 +46,6 @@ type Config struct {
 	// Exceptions are divergences the caller accepts, besides the
 	// documented Builtin ones.
 	Exceptions []Exception
-	// Hooks add to schemas built in memory, as the CLI's hooks do (state
-	// machines); they do not matter when OpenAPI and CRDs name files.
-	Hooks []schema.Hook
 }
 
 // Harness holds the loaded model, the schemas and the judges of every
@@ -63,9 +59,12 @@ type Harness struct {
 	// warned holds the positions of "run time only" warnings: a check
 	// there is not carried by the schemas, by design.
 	warned map[model.Pos]bool
-	// docs and crds cache what is built once for all subjects.
+	// docs caches the OpenAPI documents read once for all subjects.
 	docs map[*model.Package]*openapi3.T
-	crds []crd.Result
+	// generated are the files modelgen's pipeline (gen.Run) makes of the
+	// package, when OpenAPI or CRDs name no file: the very bytes the CLI
+	// would write.
+	generated []gen.File
 	// mu guards the subjects' context bases, built lazily.
 	mu sync.Mutex
 }
@@ -119,10 +118,14 @@ func New(cfg Config) (*Harness, error) {
 	if h.validator == nil {
 		h.validator = validator.New()
 	}
-	ctx := &gen.Context{Model: m, Hooks: cfg.Hooks}
-	h.indexWarnings(ctx)
+	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Generator{openapidoc.Generator{}, crdgen.Generator{}})
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("modelgen reports errors in %s:\n%v", dir, diags)
+	}
+	h.generated = files
+	h.indexWarnings(diags)
 	for _, rt := range cfg.Types {
-		s, err := h.subject(ctx, abs, rt)
+		s, err := h.subject(abs, rt)
 		if err != nil {
 			return nil, err
 		}
@@ -131,18 +134,15 @@ func New(cfg Config) (*Harness, error) {
 	return h, nil
 }
 
-func (h *Harness) indexWarnings(ctx *gen.Context) {
-	all := append(model.Diagnostics(nil), h.model.Diags...)
-	all = append(all, ctx.Schemas(model.TargetCRD).Diags...)
-	all = append(all, ctx.Schemas(model.TargetOpenAPI).Diags...)
-	for _, d := range all {
+func (h *Harness) indexWarnings(diags model.Diagnostics) {
+	for _, d := range diags {
 		if d.Severity == model.Warning && strings.Contains(d.Msg, "run time only") {
 			h.warned[d.Pos] = true
 		}
 	}
 }
 
-func (h *Harness) subject(ctx *gen.Context, dir string, rt reflect.Type) (*subject, error) {
+func (h *Harness) subject(dir string, rt reflect.Type) (*subject, error) {
 	for rt.Kind() == reflect.Pointer {
 		rt = rt.Elem()
 	}
@@ -151,7 +151,7 @@ func (h *Harness) subject(ctx *gen.Context, dir string, rt reflect.Type) (*subje
 		return nil, fmt.Errorf("%s is not a struct type of the package in %s", rt, dir)
 	}
 	s := &subject{rt: rt, mt: mt, name: mt.QualifiedName(), val: validatorJudge{typ: rt, v: h.validator}, bases: map[string]document{}}
-	doc, err := h.openAPIDocument(ctx, dir, mt.Pkg)
+	doc, err := h.openAPIDocument(dir, mt.Pkg)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func (h *Harness) subject(ctx *gen.Context, dir string, rt reflect.Type) (*subje
 	}
 	s.base = document{}
 	if mt.Resource != nil {
-		c, err := h.crd(ctx, dir, mt)
+		c, err := h.crd(dir, mt)
 		if err != nil {
 			return nil, err
 		}
@@ -193,25 +193,41 @@ func (h *Harness) findType(rt reflect.Type) *model.Type {
 	return nil
 }
 
-func (h *Harness) openAPIDocument(ctx *gen.Context, dir string, pk *model.Package) (*openapi3.T, error) {
+func (h *Harness) openAPIDocument(dir string, pk *model.Package) (*openapi3.T, error) {
 	if doc, ok := h.docs[pk]; ok {
 		return doc, nil
 	}
 	var doc *openapi3.T
 	var err error
 	if h.cfg.OpenAPI == "" {
-		doc, err = openapi.Document(ctx.Schemas(model.TargetOpenAPI), []*model.Package{pk}, openapi.Info{Title: pk.Path, Version: "0.0.0"})
-	} else if doc, err = openapi3.NewLoader().LoadFromFile(filepath.Join(dir, h.cfg.OpenAPI)); err != nil {
-		err = fmt.Errorf("reading the OpenAPI document: %w", err)
+		want := filepath.Join(pk.Dir, gen.DefaultConfig(pk).OpenAPI)
+		data := h.generatedFile(func(f gen.File) bool { return f.Path == want })
+		if len(data) == 0 {
+			return nil, fmt.Errorf("modelgen generates no OpenAPI document for %s (no resource root or +modelgen:model type)", pk.Path)
+		}
+		doc, err = openapi3.NewLoader().LoadFromData(data[0])
+	} else {
+		doc, err = openapi3.NewLoader().LoadFromFile(filepath.Join(dir, h.cfg.OpenAPI))
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the OpenAPI document: %w", err)
 	}
 	if h.docs == nil {
 		h.docs = map[*model.Package]*openapi3.T{}
 	}
 	h.docs[pk] = doc
 	return doc, nil
+}
+
+// generatedFile returns the contents of the generated files that match.
+func (h *Harness) generatedFile(match func(gen.File) bool) [][]byte {
+	var out [][]byte
+	for _, f := range h.generated {
+		if match(f) {
+			out = append(out, f.Data)
+		}
+	}
+	return out
 }
 
 // component finds a type's schema: user types are named by their Go name,
@@ -228,29 +244,24 @@ func component(doc *openapi3.T, t *model.Type) *openapi3.Schema {
 	return nil
 }
 
-func (h *Harness) crd(ctx *gen.Context, dir string, t *model.Type) (*apiext.CustomResourceDefinition, error) {
+func (h *Harness) crd(dir string, t *model.Type) (*apiext.CustomResourceDefinition, error) {
+	var files []string
+	var contents [][]byte
 	if len(h.cfg.CRDs) == 0 {
-		if h.crds == nil {
-			results, diags := crd.Build(ctx)
-			if diags.HasErrors() {
-				return nil, fmt.Errorf("building the CRDs:\n%v", diags.Sorted())
-			}
-			h.crds = results
+		crdDir := filepath.Join(t.Pkg.ModDir, gen.DefaultConfig(t.Pkg).CRDDir)
+		contents = h.generatedFile(func(f gen.File) bool { return filepath.Dir(f.Path) == crdDir })
+		for range contents {
+			files = append(files, "generated CRD")
 		}
-		for _, r := range h.crds {
-			for _, root := range r.Roots {
-				if root == t {
-					return r.CRD, nil
-				}
-			}
-		}
-		return nil, fmt.Errorf("no CRD for %s", t.QualifiedName())
 	}
 	for _, file := range h.cfg.CRDs {
 		data, err := os.ReadFile(filepath.Join(dir, file))
 		if err != nil {
 			return nil, err
 		}
+		files, contents = append(files, file), append(contents, data)
+	}
+	for i, data := range contents {
 		for _, part := range bytes.Split(data, []byte("\n---")) {
 			part = bytes.TrimPrefix(bytes.TrimSpace(part), []byte("---"))
 			if len(bytes.TrimSpace(part)) == 0 {
@@ -258,12 +269,15 @@ func (h *Harness) crd(ctx *gen.Context, dir string, t *model.Type) (*apiext.Cust
 			}
 			c := &apiext.CustomResourceDefinition{}
 			if err := yaml.UnmarshalStrict(part, c); err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
+				return nil, fmt.Errorf("%s: %w", files[i], err)
 			}
 			if c.Spec.Group == t.Pkg.Group && c.Spec.Names.Kind == t.Name {
 				return c, nil
 			}
 		}
+	}
+	if len(h.cfg.CRDs) == 0 {
+		return nil, fmt.Errorf("modelgen generates no CRD for %s", t.QualifiedName())
 	}
 	return nil, fmt.Errorf("none of %v holds the CRD of %s (group %q)", h.cfg.CRDs, t.Name, t.Pkg.Group)
 }

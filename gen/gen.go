@@ -47,17 +47,58 @@ type Config struct {
 	Header string `json:"header"`
 }
 
-// Context is what every backend receives.
+// DefaultConfig is a package's settings when neither modelgen.yaml nor a
+// flag says otherwise.
+func DefaultConfig(p *model.Package) Config {
+	cfg := Config{Title: p.Group, Version: "0.1.0", OpenAPI: "openapi.yaml", CRDDir: "config/crd/bases", RBACDir: "config/rbac", DocsDir: "docs"}
+	if cfg.Title == "" {
+		cfg.Title = p.Path
+	}
+	return cfg
+}
+
+// DefaultConfigs holds DefaultConfig of every package of the model.
+func DefaultConfigs(m *model.Model) map[string]Config {
+	out := map[string]Config{}
+	for _, p := range m.Packages {
+		out[p.Path] = DefaultConfig(p)
+	}
+	return out
+}
+
+// Run is the pipeline after loading, the one wiring the CLI and the
+// agreement harness share: every backend runs on the resolved model and
+// returns its files in memory. The diagnostics are the model's and the
+// backends', sorted by position; when the model has errors no backend runs
+// (and no file is returned), and a caller writes nothing when any
+// diagnostic is an error.
+func Run(m *model.Model, configs map[string]Config, backends []Generator) ([]File, model.Diagnostics) {
+	diags := append(model.Diagnostics(nil), m.Diags...)
+	if diags.HasErrors() {
+		return nil, diags.Sorted()
+	}
+	c := &Context{Model: m, Configs: configs}
+	var files []File
+	for _, g := range backends {
+		out, d := g.Generate(c)
+		diags.Add(d)
+		for i := range out {
+			out[i].Backend = g.Name()
+		}
+		files = append(files, out...)
+	}
+	if diags.HasErrors() {
+		files = nil
+	}
+	return files, diags.Sorted()
+}
+
+// Context is what every backend receives: the resolved model, the settings
+// and the schemas built from the model, once per target.
 type Context struct {
 	Model *model.Model
 	// Configs holds each package's settings, by import path.
 	Configs map[string]Config
-	// Hooks add to the schemas after the validate overlay (state machines,
-	// access rules); they run for both targets.
-	Hooks []schema.Hook
-	// Extensions add x- extensions to property schemas of the OpenAPI
-	// document (state machines, access rules), for the compatibility gate.
-	Extensions []func(t *model.Type, f *model.Field) map[string]any
 
 	mu      sync.Mutex
 	schemas map[model.Target]*schema.Set
@@ -73,7 +114,7 @@ func (c *Context) Schemas(t model.Target) *schema.Set {
 	if s, ok := c.schemas[t]; ok {
 		return s
 	}
-	s := schema.Build(c.Model, t, c.Hooks...)
+	s := schema.Build(c.Model, t)
 	c.schemas[t] = s
 	return s
 }

@@ -305,6 +305,7 @@ func (b *builder) fill(t *Type) {
 	switch u := obj.Type().Underlying().(type) {
 	case *types.Struct:
 		t.TypeKind = TypeStruct
+		t.Methods = methodsOf(p, obj)
 		for i := range info.Fields {
 			b.field(t, p, &info.Fields[i])
 		}
@@ -374,7 +375,7 @@ func (b *builder) field(t *Type, p *loader.Package, fi *markers.FieldInfo) {
 	f.Tags = b.tags(p, raw)
 	f.JSONName, f.Inline, f.OmitEmpty, f.OmitZero, f.Skip = jsonName(f)
 	f.Type = b.ref(p, p.TypesInfo.TypeOf(raw.Type))
-	f.State, f.Access = f.Tags["state"], f.Tags["access"]
+	f.StateTag, f.AccessTag = f.Tags["state"], f.Tags["access"]
 	t.Fields = append(t.Fields, f)
 	if v, ok := f.Tags["validate"]; ok {
 		b.pendingValidate = append(b.pendingValidate, pending{t, f, v})

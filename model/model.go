@@ -17,6 +17,11 @@ type Model struct {
 	Packages []*Package
 	// Diags are all diagnostics found while loading (errors and warnings).
 	Diags Diagnostics
+	// Machines are the checked state machines, in type order (one per
+	// struct at most; a tag with errors gives none).
+	Machines []*Machine
+	// Access holds the resolved access rules of every governed type.
+	Access *AccessRules
 
 	// Loaded are the packages as controller-tools loaded them; backends that
 	// reuse controller-tools' CRD parser (gen/crd, schema) read them instead
@@ -70,6 +75,13 @@ type Type struct {
 	Enum []EnumValue
 	// Markers are the kubebuilder and modelgen markers on the type.
 	Markers markers.MarkerValues
+	// Access is the type's resolved access rules, nil when its package is
+	// not governed (no access tag or marker).
+	Access *TypeAccess
+	// Methods are the names of the methods declared on the type or its
+	// pointer (promoted ones included), sorted: generated names must not
+	// clash with them.
+	Methods []string
 }
 
 // QualifiedName is "pkgname.Name".
@@ -120,10 +132,17 @@ type Field struct {
 
 	// Validate is the parsed validate tag, nil when the field has none.
 	Validate *Rules
-	// State and Access are the raw state and access tags, for their backends.
-	State  Tag
-	Access Tag
-	// Tags are all struct tag keys and values, for backends with their own keys.
+	// StateTag and AccessTag are the raw state and access tags, kept for
+	// the positions of messages; Machine and Access are what they mean.
+	StateTag  Tag
+	AccessTag Tag
+	// Machine is the checked state machine the field's state tag declares,
+	// nil when it has none or the tag has errors.
+	Machine *Machine
+	// Access is the field's resolved access rule, nil when its package is
+	// not governed.
+	Access *FieldAccess
+	// Tags are all struct tag keys and values.
 	Tags map[string]Tag
 }
 

@@ -16,6 +16,22 @@ func (b *builder) finish() {
 	for _, pk := range b.m.Packages {
 		sort.Slice(pk.Types, func(i, j int) bool { return pk.Types[i].Name < pk.Types[j].Name })
 	}
+	machines, diags := resolveMachines(b.m)
+	b.m.Diags.Add(diags)
+	for _, mc := range machines {
+		mc.Field.Machine = mc
+	}
+	b.m.Machines = machines
+	b.m.Diags.Add(checkNames(b.m))
+	access, diags := resolveAccess(b.m)
+	b.m.Diags.Add(diags)
+	b.m.Access = access
+	for t, ta := range access.Types {
+		t.Access = ta
+		for _, fa := range ta.Fields {
+			fa.Field.Access = fa
+		}
+	}
 }
 
 // resolveTag parses a validate tag and resolves every keyword against the

@@ -39,16 +39,11 @@ type Info struct {
 	Description string
 }
 
-// PropertyExtension returns the x- extensions (name -> value) to put on the
-// property schema of a field in the OpenAPI document, or nil. Features such
-// as state machines (x-modelgen-state-machine) and access rules
-// (x-modelgen-access) describe themselves this way, so the compatibility
-// gate can judge them.
-type PropertyExtension func(t *model.Type, f *model.Field) map[string]any
-
 // Document builds the OpenAPI document for the types of the given packages.
-func Document(set *schema.Set, pkgs []*model.Package, info Info, ext ...PropertyExtension) (*openapi3.T, error) {
-	b := &docBuilder{set: set, names: map[string]string{}, done: map[string]bool{}, ext: ext}
+// Properties carry the model's state machines and access rules as
+// extensions (see Extensions), for the compatibility gate.
+func Document(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, error) {
+	b := &docBuilder{set: set, names: map[string]string{}, done: map[string]bool{}}
 	b.linkIndex()
 	doc := &openapi3.T{
 		OpenAPI:    "3.0.3",
@@ -94,7 +89,6 @@ type docBuilder struct {
 	links map[string]crd.TypeIdent // controller-tools ref link -> type
 	names map[string]string        // ref link -> component name
 	done  map[string]bool
-	ext   []PropertyExtension
 	err   error
 }
 
@@ -210,12 +204,7 @@ func (b *docBuilder) extend(t *model.Type, s *openapi3.Schema) {
 		if f.JSONName == "" || s.Properties[f.JSONName] == nil {
 			continue
 		}
-		exts := map[string]any{}
-		for _, e := range b.ext {
-			for k, v := range e(t, f) {
-				exts[k] = v
-			}
-		}
+		exts := Extensions(f)
 		if len(exts) == 0 {
 			continue
 		}

@@ -1,9 +1,10 @@
 // Package schema turns the model into JSON schemas, once, for every output:
 // controller-tools' CRD parser gives the structure of each type (ObjectMeta,
 // Quantity, embedded structs, kubebuilder markers), and the validate
-// constraints of the model are laid over it by the keyword registry. The CRD
-// backend and the OpenAPI document both read the result, so they cannot
-// drift apart.
+// constraints of the model are laid over it by the keyword registry, and
+// the state machines the model resolved become enums and CEL transition
+// rules. The CRD backend and the OpenAPI document both read the result, so
+// they cannot drift apart.
 package schema
 
 import (
@@ -27,21 +28,17 @@ type Set struct {
 	Model  *model.Model
 	Target model.Target
 	Parser *crd.Parser
-	// Hooks run after the validate overlay, once per struct type, so other
-	// features (state machines, access rules) can add to the same schemas.
-	Diags model.Diagnostics
+	Diags  model.Diagnostics
 }
-
-// Hook adds to a struct type's schema after the validate overlay.
-type Hook func(t *model.Type, s *apiext.JSONSchemaProps, target model.Target, diags *model.Diagnostics)
 
 // Ident is controller-tools' identity of a model type.
 func Ident(t *model.Type) crd.TypeIdent {
 	return crd.TypeIdent{Package: t.Pkg.Loaded, Name: t.Name}
 }
 
-// Build parses every type of the model and overlays its constraints.
-func Build(m *model.Model, target model.Target, hooks ...Hook) *Set {
+// Build parses every type of the model and overlays its constraints and
+// its state machines.
+func Build(m *model.Model, target model.Target) *Set {
 	p := &crd.Parser{Collector: m.Collector, Checker: m.Checker, AllowDangerousTypes: true}
 	crd.AddKnownTypes(p)
 	p.PackageOverrides["time"] = stdTime
@@ -65,9 +62,7 @@ func Build(m *model.Model, target model.Target, hooks ...Hook) *Set {
 		}
 		sc := p.Schemata[Ident(t)]
 		s.overlay(t, &sc)
-		for _, h := range hooks {
-			h(t, &sc, target, &s.Diags)
-		}
+		applyMachine(t, &sc, target)
 		p.Schemata[Ident(t)] = sc
 	}
 	return s

@@ -27,11 +27,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			continue
 		}
 		cfg := c.Config(pk)
-		var exts []openapi.PropertyExtension
-		for _, e := range c.Extensions {
-			exts = append(exts, e)
-		}
-		doc, err := openapi.Document(set, []*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description}, exts...)
+		doc, err := openapi.Document(set, []*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
 		if err != nil {
 			diags.Errorf(model.Pos{File: pk.Dir}, "%v", err)
 			continue

@@ -1,5 +1,6 @@
 // Package rbac is the backend of field-level access control. From the
-// access rules of the model (model/accesstag) it generates, per package:
+// access rules model.Load resolved (model.Type.Access, model.Field.Access)
+// it generates, per package:
 //
 //   - zz_generated.rbac.go: for each resource root or +modelgen:model type
 //     with a tenant key, a field table and prune/compare/restore functions
@@ -11,6 +12,6 @@
 //   - with roleViews: true in modelgen.yaml, one OpenAPI document per role,
 //     openapi.<role>.yaml, holding only what the role can see (RoleView).
 //
-// The x-modelgen-access extension of the main OpenAPI document comes from
-// accesstag.AccessExtensions, which the openapi package can import.
+// The x-modelgen-access extension of the main OpenAPI document is written
+// by the openapi package from the same resolved rules.
 package rbac

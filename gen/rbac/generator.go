@@ -3,7 +3,6 @@ package rbac
 import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/accesstag"
 )
 
 // Generator is the rbac backend.
@@ -14,10 +13,8 @@ func (Generator) Name() string { return "rbac" }
 
 // Generate returns the Go filters, the ClusterRoles and the role views.
 func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
-	rules, diags := accesstag.Resolve(c.Model)
-	if diags.HasErrors() {
-		return nil, diags
-	}
+	rules := c.Model.Access
+	var diags model.Diagnostics
 	diags.Add(uniqueTables(rules, c.Model.Packages))
 	var files []gen.File
 	for _, pk := range c.Model.Packages {
@@ -28,7 +25,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			files = append(files, *f)
 		}
 	}
-	for _, part := range []func(*gen.Context, *accesstag.Rules) ([]gen.File, model.Diagnostics){manifests, views} {
+	for _, part := range []func(*gen.Context, *model.AccessRules) ([]gen.File, model.Diagnostics){manifests, views} {
 		out, d := part(c, rules)
 		files = append(files, out...)
 		diags.Add(d)
@@ -41,7 +38,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 
 // warnUnfiltered warns about governed entry types that get no filter
 // because they have no tenant key.
-func warnUnfiltered(rules *accesstag.Rules, pk *model.Package, diags *model.Diagnostics) {
+func warnUnfiltered(rules *model.AccessRules, pk *model.Package, diags *model.Diagnostics) {
 	for _, t := range pk.Types {
 		if tr := rules.For(t); tr != nil && isEntry(t) && tr.Flat && tr.Tenant < 0 {
 			diags.Warnf(t.Pos, "access: %s has no tenant key (a string field tagged access:\"tenant\"); no filter is generated for it", t.Name)
@@ -52,7 +49,7 @@ func warnUnfiltered(rules *accesstag.Rules, pk *model.Package, diags *model.Diag
 // uniqueTables reports two filtered types with one table name: policies
 // name types by it, so it must tell them apart. Types of two packages with
 // the same API group and version and the same name would share it.
-func uniqueTables(rules *accesstag.Rules, pkgs []*model.Package) model.Diagnostics {
+func uniqueTables(rules *model.AccessRules, pkgs []*model.Package) model.Diagnostics {
 	var diags model.Diagnostics
 	first := map[string]*model.Type{}
 	for _, pk := range pkgs {

@@ -16,7 +16,8 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	rbacgen "github.com/modelgen/modelgen/gen/rbac"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/accesstag"
+	"github.com/modelgen/modelgen/openapi"
+	"github.com/modelgen/modelgen/openapi/ext"
 )
 
 func load(t *testing.T, dir string, patterns ...string) *model.Model {
@@ -31,12 +32,24 @@ func load(t *testing.T, dir string, patterns ...string) *model.Model {
 	return m
 }
 
+// generate runs the backend as the CLI does: the model's diagnostics (where
+// Load reports the access rules' mistakes) and the backend's.
 func generate(m *model.Model, cfg gen.Config) ([]gen.File, model.Diagnostics) {
 	configs := map[string]gen.Config{}
 	for _, pk := range m.Packages {
 		configs[pk.Path] = cfg
 	}
-	return rbacgen.Generator{}.Generate(&gen.Context{Model: m, Configs: configs})
+	return gen.Run(m, configs, []gen.Generator{rbacgen.Generator{}})
+}
+
+// loadAny loads packages whose diagnostics the test judges.
+func loadAny(t *testing.T, dir string, patterns ...string) *model.Model {
+	t.Helper()
+	m, err := model.Load(model.Config{Dir: dir, Patterns: patterns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 var defaults = gen.Config{Title: "t", Version: "0.1.0", OpenAPI: "openapi.yaml", RBACDir: "config/rbac"}
@@ -48,7 +61,7 @@ var wantRE = regexp.MustCompile("// want `([^`]*)`")
 func TestDiagnostics(t *testing.T) {
 	for _, dir := range []string{"errors", "norole", "compare"} {
 		t.Run(dir, func(t *testing.T) {
-			m := load(t, "", "./testdata/"+dir)
+			m := loadAny(t, "", "./testdata/"+dir)
 			_, diags := generate(m, defaults)
 			file, _ := filepath.Abs(filepath.Join("testdata", dir, "types.go"))
 			src, err := os.ReadFile(file)
@@ -94,7 +107,7 @@ func isMarkerLine(src []byte, line int) bool {
 // TestPositions checks columns: a mistake inside a tag or a marker points at
 // its first byte.
 func TestPositions(t *testing.T) {
-	m := load(t, "", "./testdata/errors")
+	m := loadAny(t, "", "./testdata/errors")
 	_, diags := generate(m, defaults)
 	file, _ := filepath.Abs("testdata/errors/types.go")
 	src, _ := os.ReadFile(file)
@@ -275,27 +288,28 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // TestAccessExtensions checks the values the OpenAPI document carries as
-// x-modelgen-access.
+// x-modelgen-access, written from the resolved model.
 func TestAccessExtensions(t *testing.T) {
-	ext, diags := accesstag.AccessExtensions(examples(t))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+	m := examples(t)
 	const pkg = "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
-	v, ok := ext.Property(pkg, "PaymentOrderSpec", "payerId")
+	field := func(typ, goName string) *model.Field {
+		for _, tt := range m.SortedTypes() {
+			if tt.Pkg.Path == pkg && tt.Name == typ {
+				return tt.Field(goName)
+			}
+		}
+		t.Fatalf("no %s.%s", typ, goName)
+		return nil
+	}
+	v, ok := openapi.Extensions(field("PaymentOrderSpec", "PayerID"))[ext.AccessName]
 	if !ok {
 		t.Fatal("no extension on PaymentOrderSpec.payerId")
 	}
 	js, _ := yaml.Marshal(v)
-	if got, want := string(js), "read:\n- auditor\n- tenant-admin\nwrite:\n- tenant-admin\n"; got != want {
+	if got, want := string(js), "read:\n- auditor\n- tenant-admin\nversion: 1\nwrite:\n- tenant-admin\n"; got != want {
 		t.Errorf("payerId: %s, want %s", got, want)
 	}
-	if _, ok := ext.Property(pkg, "PaymentOrder", "status"); !ok {
+	if _, ok := openapi.Extensions(field("PaymentOrder", "Status"))[ext.AccessName]; !ok {
 		t.Error("no extension on PaymentOrder.status")
-	}
-	tree := map[string]any{"properties": map[string]any{"amount": map[string]any{"type": "number"}, "other": true}}
-	ext.Annotate(pkg, "PaymentOrderSpec", tree)
-	if _, ok := tree["properties"].(map[string]any)["amount"].(map[string]any)[accesstag.ExtensionName]; !ok {
-		t.Error("Annotate did not set the extension")
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/accesstag"
 )
 
 // Rights are what a role may do with a resource, from its field rules.
@@ -21,7 +20,7 @@ type Rights struct {
 
 // RoleRights computes a role's rights on a resource root: a row counts when
 // the role may read (write) it and every container above it.
-func RoleRights(tr *accesstag.TypeRules, role string) Rights {
+func RoleRights(tr *model.TypeAccess, role string) Rights {
 	var r Rights
 	status := tr.Type.Resource != nil && tr.Type.Resource.Status
 	for i := range tr.Table {
@@ -44,7 +43,7 @@ func RoleRights(tr *accesstag.TypeRules, role string) Rights {
 	return r
 }
 
-func topSegment(tr *accesstag.TypeRules, row int) string {
+func topSegment(tr *model.TypeAccess, row int) string {
 	for tr.Table[row].Parent >= 0 {
 		row = tr.Table[row].Parent
 	}
@@ -84,9 +83,9 @@ func (r Rights) Verbs() (main, status []string) {
 // manifests renders a ClusterRole per group and role under each module's
 // RBAC directory: <module>/<rbacDir>/<group>_<role>_role.yaml, named
 // <group>:<role>.
-func manifests(c *gen.Context, rules *accesstag.Rules) ([]gen.File, model.Diagnostics) {
+func manifests(c *gen.Context, rules *model.AccessRules) ([]gen.File, model.Diagnostics) {
 	type groupKey struct{ dir, group string }
-	resources := map[groupKey][]*accesstag.TypeRules{}
+	resources := map[groupKey][]*model.TypeAccess{}
 	for _, tr := range rules.Sorted() {
 		t := tr.Type
 		if !t.Root || t.Resource == nil || t.Pkg.Group == "" || !tr.Flat || t.Pkg.ModDir == "" {
@@ -119,7 +118,7 @@ func manifests(c *gen.Context, rules *accesstag.Rules) ([]gen.File, model.Diagno
 	return files, diags
 }
 
-func groupRoles(rules *accesstag.Rules, trs []*accesstag.TypeRules) []string {
+func groupRoles(rules *model.AccessRules, trs []*model.TypeAccess) []string {
 	set := map[string]bool{}
 	for _, tr := range trs {
 		for _, r := range rules.Roles[tr.Type.Pkg] {
@@ -136,7 +135,7 @@ func groupRoles(rules *accesstag.Rules, trs []*accesstag.TypeRules) []string {
 
 // clusterRole merges a role's rights on every resource of a group (several
 // API versions of one resource grant the union).
-func clusterRole(group, role string, trs []*accesstag.TypeRules) *rbacv1.ClusterRole {
+func clusterRole(group, role string, trs []*model.TypeAccess) *rbacv1.ClusterRole {
 	byResource := map[string]map[string]bool{}
 	add := func(resource string, verbs []string) {
 		if len(verbs) == 0 {

@@ -13,14 +13,13 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/accesstag"
 	"github.com/modelgen/modelgen/openapi"
 )
 
 // views renders, for each package that asks for them (roleViews in
 // modelgen.yaml), one OpenAPI document per role beside the package's
 // document: openapi.<role>.yaml.
-func views(c *gen.Context, rules *accesstag.Rules) ([]gen.File, model.Diagnostics) {
+func views(c *gen.Context, rules *model.AccessRules) ([]gen.File, model.Diagnostics) {
 	var files []gen.File
 	var diags model.Diagnostics
 	for _, pk := range c.Model.Packages {
@@ -74,7 +73,7 @@ func viewPath(pk *model.Package, cfg gen.Config, role string) string {
 // not read leave their allOf, operations its Kubernetes verbs do not allow
 // leave the paths (see Rights.Verbs; delete is never kept), and components
 // no path reaches any more are dropped. doc is not modified.
-func RoleView(doc *openapi3.T, rules *accesstag.Rules, pk *model.Package, role string) (*openapi3.T, error) {
+func RoleView(doc *openapi3.T, rules *model.AccessRules, pk *model.Package, role string) (*openapi3.T, error) {
 	view, err := deepCopy(doc)
 	if err != nil {
 		return nil, err
@@ -104,8 +103,8 @@ func deepCopy(doc *openapi3.T) (*openapi3.T, error) {
 // componentTypes maps component names to governed types, as openapi names
 // them: the Go name, or "<package>.<Name>" when two packages share it (the
 // documented package's types win the plain name).
-func componentTypes(doc *openapi3.T, rules *accesstag.Rules, pk *model.Package) map[string]*accesstag.TypeRules {
-	out := map[string]*accesstag.TypeRules{}
+func componentTypes(doc *openapi3.T, rules *model.AccessRules, pk *model.Package) map[string]*model.TypeAccess {
+	out := map[string]*model.TypeAccess{}
 	for _, tr := range rules.Sorted() {
 		t := tr.Type
 		if _, ok := doc.Components.Schemas[t.Pkg.Name+"."+t.Name]; ok {
@@ -120,7 +119,7 @@ func componentTypes(doc *openapi3.T, rules *accesstag.Rules, pk *model.Package) 
 
 // pruneSchema removes from one component what the role may not read, by the
 // type's own rules (containers are separate components).
-func pruneSchema(s *openapi3.Schema, tr *accesstag.TypeRules, role string) {
+func pruneSchema(s *openapi3.Schema, tr *model.TypeAccess, role string) {
 	for _, fr := range tr.Fields {
 		if contains(fr.Read, role) {
 			continue
@@ -146,7 +145,7 @@ func refTypeName(ref string) string {
 }
 
 // prunePaths keeps the operations the role's verbs allow on each resource.
-func prunePaths(doc *openapi3.T, rules *accesstag.Rules, pk *model.Package, role string) {
+func prunePaths(doc *openapi3.T, rules *model.AccessRules, pk *model.Package, role string) {
 	for _, t := range pk.Types {
 		tr := rules.For(t)
 		if tr == nil || !tr.Flat {

@@ -21,9 +21,7 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/crd"
-	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/statetag"
 	"github.com/modelgen/modelgen/schema"
 )
 
@@ -38,13 +36,13 @@ var (
 )
 
 // exampleCRDs builds the CRDs of the examples' machines (their mirrors in
-// testdata/crd) as the CLI does, with the hook; the CRD backend runs the API
+// testdata/crd) as the CLI does (the schema carries the machine); the CRD backend runs the API
 // server's own CRD validation on them (structural schema, CEL compilation,
 // static cost budget).
 func exampleCRDs(t *testing.T) map[string]*apiext.CustomResourceDefinition {
 	t.Helper()
 	m := load(t, mirrors)
-	c := &gen.Context{Model: m, Configs: map[string]gen.Config{}, Hooks: []schema.Hook{statemachine.Hook}}
+	c := &gen.Context{Model: m, Configs: map[string]gen.Config{}}
 	results, diags := crd.Build(c)
 	if diags.HasErrors() {
 		t.Fatalf("the examples' CRDs are invalid:\n%v", diags)
@@ -211,10 +209,10 @@ func TestCRDCarriesEnumAndDiagram(t *testing.T) {
 // bigMachine is a synthetic machine over n states s0..s(n-1): a chain with a
 // way back to the start from every state (dense: from every state to every
 // other one).
-func bigMachine(n int, dense bool) *statetag.Machine {
-	m := &statetag.Machine{Name: "Big", Field: &model.Field{GoName: "Phase", JSONName: "phase"}, Initial: "s0"}
+func bigMachine(n int, dense bool) *model.Machine {
+	m := &model.Machine{Name: "Big", Field: &model.Field{GoName: "Phase", JSONName: "phase"}, Initial: "s0"}
 	for i := 0; i < n; i++ {
-		m.States = append(m.States, statetag.State{Value: fmt.Sprintf("state-number-%02d", i)})
+		m.States = append(m.States, model.MachineState{Value: fmt.Sprintf("state-number-%02d", i)})
 	}
 	m.Initial = m.States[0].Value
 	for i := range m.States {
@@ -222,18 +220,18 @@ func bigMachine(n int, dense bool) *statetag.Machine {
 			if i == j || !dense && j != i+1 && j != 0 {
 				continue
 			}
-			m.Transitions = append(m.Transitions, statetag.Transition{From: m.States[i].Value, Event: fmt.Sprintf("To%d", j), To: m.States[j].Value})
+			m.Transitions = append(m.Transitions, model.MachineTransition{From: m.States[i].Value, Event: fmt.Sprintf("To%d", j), To: m.States[j].Value})
 		}
 	}
 	return m
 }
 
 // crdFor wraps a machine's status schema in a minimal CRD.
-func crdFor(m *statetag.Machine) *apiext.CustomResourceDefinition {
+func crdFor(m *model.Machine) *apiext.CustomResourceDefinition {
 	status := apiext.JSONSchemaProps{
 		Type:         "object",
-		Properties:   map[string]apiext.JSONSchemaProps{"phase": {Type: "string", Enum: statemachine.Enum(m)}},
-		XValidations: statemachine.Rules(m),
+		Properties:   map[string]apiext.JSONSchemaProps{"phase": {Type: "string", Enum: schema.MachineEnum(m)}},
+		XValidations: schema.MachineRules(m),
 	}
 	return &apiext.CustomResourceDefinition{
 		ObjectMeta: metav1.ObjectMeta{Name: "bigs.example.com"},

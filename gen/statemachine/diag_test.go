@@ -11,7 +11,6 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -38,14 +37,17 @@ func load(t *testing.T, which func() (*model.Model, error)) *model.Model {
 	return m
 }
 
-// generate runs the backend and the hook (through both schema targets) as
-// the CLI does.
+// generate runs the backend as the CLI does: Load resolved and checked the
+// machines, and Run adds the backend's diagnostics and both schema
+// targets' (through the OpenAPI backend, which builds them).
 func generate(t *testing.T, m *model.Model) ([]gen.File, model.Diagnostics) {
 	t.Helper()
-	c := &gen.Context{Model: m, Configs: map[string]gen.Config{}, Hooks: []schema.Hook{statemachine.Hook}}
-	files, diags := statemachine.Generator{}.Generate(c)
-	for _, target := range []model.Target{model.TargetOpenAPI, model.TargetCRD} {
-		diags.Add(c.Schemas(target).Diags)
+	files, diags := gen.Run(m, map[string]gen.Config{}, []gen.Generator{statemachine.Generator{}})
+	if !diags.HasErrors() {
+		c := &gen.Context{Model: m, Configs: map[string]gen.Config{}}
+		for _, target := range []model.Target{model.TargetOpenAPI, model.TargetCRD} {
+			diags.Add(c.Schemas(target).Diags)
+		}
 	}
 	return files, diags
 }
@@ -53,7 +55,10 @@ func generate(t *testing.T, m *model.Model) ([]gen.File, model.Diagnostics) {
 // TestDiagnostics compares the diagnostics of each testdata/diag/<case>
 // with its stderr.txt (go test -update rewrites them).
 func TestDiagnostics(t *testing.T) {
-	m := load(t, diagCases)
+	m, err := diagCases()
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, diags := generate(t, m)
 	cases, err := filepath.Glob("testdata/diag/*")
 	if err != nil {

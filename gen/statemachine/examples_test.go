@@ -11,7 +11,8 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/statemachine"
-	"github.com/modelgen/modelgen/model/statetag"
+	"github.com/modelgen/modelgen/openapi"
+	"github.com/modelgen/modelgen/openapi/ext"
 )
 
 // TestExamplesAreCurrent checks that the examples' generated machines and
@@ -132,16 +133,19 @@ func TestExamplesMachines(t *testing.T) {
 }
 
 func TestExtensions(t *testing.T) {
-	ext := statetag.Extensions(load(t, examples))
-	got, _ := json.Marshal(ext["github.com/modelgen/modelgen/examples/payments/api/v1alpha1.PaymentOrderStatus"]["phase"])
+	exts := map[string]any{}
+	for _, mc := range load(t, examples).Machines {
+		exts[mc.Owner.Pkg.Path+"."+mc.Owner.Name] = openapi.Extensions(mc.Field)[ext.StateMachineName]
+	}
+	got, _ := json.Marshal(exts["github.com/modelgen/modelgen/examples/payments/api/v1alpha1.PaymentOrderStatus"])
 	want := `{"initial":"Submitted","name":"PaymentPhase","states":["Submitted","Authorized","Processed","Settled","Refunded"],` +
 		`"transitions":[{"event":"Authorize","from":"Submitted","to":"Authorized"},{"event":"Process","from":"Authorized","to":"Processed"},` +
-		`{"event":"Settle","from":"Processed","to":"Settled"},{"event":"Retry","from":"Processed","to":"Submitted"},{"event":"Refund","from":"Settled","to":"Refunded"}]}`
+		`{"event":"Settle","from":"Processed","to":"Settled"},{"event":"Retry","from":"Processed","to":"Submitted"},{"event":"Refund","from":"Settled","to":"Refunded"}],"version":1}`
 	if string(got) != want {
 		t.Errorf("PaymentOrderStatus.phase extension:\n%s\nwant\n%s", got, want)
 	}
-	if _, ok := ext["github.com/modelgen/modelgen/examples/sla/api/v1.SLAStatus"]["phase"]; !ok || len(ext) != 2 {
-		t.Errorf("extensions: %v", ext)
+	if _, ok := exts["github.com/modelgen/modelgen/examples/sla/api/v1.SLAStatus"]; !ok || len(exts) != 2 {
+		t.Errorf("extensions: %v", exts)
 	}
 }
 

@@ -1,10 +1,10 @@
-// Package statemachine is the backend of the `state` tag (parsed and checked
-// by model/statetag). For each struct with a state tag it writes typed Go
-// code (zz_generated.statemachine.go in the struct's package) and a Mermaid
-// diagram (<docs dir>/<Type>-statemachine.md). Its Hook makes the CRD and
-// OpenAPI schemas carry the machine as an enum and CEL transition rules
-// (Rules), and Extension describes it to the compatibility gate
-// (x-modelgen-state-machine).
+// Package statemachine is the backend of the `state` tag (resolved and
+// checked by model.Load into model.Field.Machine). For each struct with a
+// machine it writes typed Go code (zz_generated.statemachine.go in the
+// struct's package) and a Mermaid diagram (<docs dir>/<Type>-statemachine.md).
+// The CRD and OpenAPI schemas carry the machine as an enum and CEL
+// transition rules (package schema), and the OpenAPI document describes it
+// to the compatibility gate (x-modelgen-state-machine, package openapi).
 //
 // # Generated Go
 //
@@ -35,7 +35,6 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/statetag"
 )
 
 // FileName is the generated Go file in each package with a machine.
@@ -49,13 +48,8 @@ func (Generator) Name() string { return "statemachine" }
 
 // Generate renders every machine of the model.
 func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
-	machines, diags := statetag.Machines(c.Model)
-	for _, m := range machines {
-		diags.Add(newNames(m).collisions())
-	}
-	if diags.HasErrors() {
-		return nil, diags
-	}
+	machines := c.Model.Machines
+	var diags model.Diagnostics
 	var files []gen.File
 	for _, pk := range c.Model.Packages {
 		own := ownedBy(pk, machines)
@@ -79,8 +73,8 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	return files, diags
 }
 
-func ownedBy(pk *model.Package, machines []*statetag.Machine) []*statetag.Machine {
-	var out []*statetag.Machine
+func ownedBy(pk *model.Package, machines []*model.Machine) []*model.Machine {
+	var out []*model.Machine
 	for _, m := range machines {
 		if m.Owner.Pkg == pk {
 			out = append(out, m)

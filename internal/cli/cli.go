@@ -154,22 +154,14 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitUsage
 	}
-	diags := m.Diags
+	configs, diags := loadConfigs(m, fl)
 	var files []gen.File
-	var configs map[string]gen.Config
 	if !diags.HasErrors() {
-		var cdiags model.Diagnostics
-		configs, cdiags = loadConfigs(m, fl)
-		diags.Add(cdiags)
-		ctx := &gen.Context{Model: m, Configs: configs, Hooks: hooks(), Extensions: extensions(m)}
-		for _, g := range selected {
-			out, d := g.Generate(ctx)
-			diags.Add(d)
-			for i := range out {
-				out[i].Backend = g.Name()
-			}
-			files = append(files, out...)
-		}
+		var d model.Diagnostics
+		files, d = gen.Run(m, configs, selected)
+		diags.Add(d)
+	} else {
+		diags.Add(m.Diags)
 	}
 	diags = diags.Sorted()
 	for _, d := range diags {
@@ -318,10 +310,7 @@ func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model
 	var diags model.Diagnostics
 	out := map[string]gen.Config{}
 	for _, pk := range m.Packages {
-		cfg := gen.Config{Title: pk.Group, Version: "0.1.0", OpenAPI: "openapi.yaml", CRDDir: "config/crd/bases", RBACDir: "config/rbac", DocsDir: "docs"}
-		if cfg.Title == "" {
-			cfg.Title = pk.Path
-		}
+		cfg := gen.DefaultConfig(pk)
 		path := filepath.Join(pk.Dir, ConfigFile)
 		var set map[string]model.Pos
 		if data, err := os.ReadFile(path); err == nil {

@@ -1,5 +1,5 @@
 // Package accesstag parses the `access` struct tag and the
-// `+modelgen:access:default` type marker, and resolves them over the model
+// `+modelgen:access:default` type marker; model.Load resolves them over the model
 // into access rules: which roles may read and write each field, which field
 // holds the tenant key, and the flattened field table of every struct type
 // that the rbac backend (gen/rbac) turns into generated filters.

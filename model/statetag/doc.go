@@ -1,7 +1,7 @@
-// Package statetag reads the `state` struct tag, which declares the
-// lifecycle of a phase field, and checks it against the phase type: the
-// result is a Machine that the state-machine backend turns into Go code, CEL
-// transition rules, an OpenAPI extension and a diagram.
+// Package statetag parses the `state` struct tag, which declares the
+// lifecycle of a phase field. model.Load checks the parsed tag against the
+// phase type; the result, model.Machine, is what the backends turn into Go
+// code, CEL transition rules, an OpenAPI extension and a diagram.
 //
 // # Grammar
 //
@@ -25,7 +25,8 @@
 //
 // # Checks
 //
-// Parse reads the text only. Resolve checks it against the phase type; every
+// Parse reads the text only. model.Load checks it against the phase type
+// (model.Field.Machine is the result); every
 // mistake is a positioned diagnostic (model.Tag.At): a state that is not a
 // constant, a constant no clause mentions (warning), states unreachable from
 // the initial state, states with no way out, one (state, event) pair with two

@@ -1,19 +1,69 @@
-package statemachine
+package schema
 
 import (
+	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/statetag"
 )
+
+// maxDescribedDiagram is the longest diagram appended to the phase
+// property's description in a CRD; a larger machine's diagram lives in the
+// docs directory only.
+const maxDescribedDiagram = 2048
+
+// applyMachine lays a struct's state machine over its schema: the phase
+// property's enum is the machine's states, the CEL transition rules
+// (MachineRules) go on the struct, and, in CRDs, the Mermaid diagram is
+// appended to the phase's description. Load resolved the machine; a tag
+// with errors has none (Load reported why).
+func applyMachine(t *model.Type, s *apiext.JSONSchemaProps, target model.Target) {
+	m := t.Machine()
+	if m == nil || m.Field.JSONName == "" {
+		return
+	}
+	prop, ok := s.Properties[m.Field.JSONName]
+	if !ok {
+		return
+	}
+	prop.Enum = MachineEnum(m)
+	if target == model.TargetCRD {
+		describe(&prop, m)
+	}
+	s.Properties[m.Field.JSONName] = prop
+	s.XValidations = append(s.XValidations, MachineRules(m)...)
+}
+
+// MachineEnum is the phase property's enum: the machine's states.
+func MachineEnum(m *model.Machine) []apiext.JSON {
+	out := make([]apiext.JSON, len(m.States))
+	for i, s := range m.States {
+		raw, _ := json.Marshal(s.Value)
+		out[i] = apiext.JSON{Raw: raw}
+	}
+	return out
+}
+
+func describe(prop *apiext.JSONSchemaProps, m *model.Machine) {
+	diagram := Mermaid(m)
+	if len(diagram) > maxDescribedDiagram {
+		return
+	}
+	if prop.Description != "" {
+		prop.Description += "\n\n"
+	}
+	prop.Description += "The " + m.Name + " state machine (enforced by the API server):\n" + diagram
+}
 
 // maxListedTransitions bounds the static message; past it the message
 // names the machine only (the messageExpression names both states anyway).
 const maxListedTransitions = 200
 
-// Rules are the CEL rules, for the schema of the struct that has the phase
+// MachineRules are the CEL rules, for the schema of the struct that has the phase
 // field, that make the API server enforce the machine:
 //
 //   - a transition rule (oldSelf): once the phase is set it may only stay or
@@ -26,12 +76,12 @@ const maxListedTransitions = 200
 // rule fail cleanly instead of erroring. The rules compare the phase with
 // literals only, so their cost grows with the number of transitions, and the
 // phase's enum bounds the length of each string.
-func Rules(m *statetag.Machine) []apiext.ValidationRule {
+func MachineRules(m *model.Machine) []apiext.ValidationRule {
 	return []apiext.ValidationRule{transitionRule(m), initialRule(m)}
 }
 
-func transitionRule(m *statetag.Machine) apiext.ValidationRule {
-	self, old := "self."+ident(m), "oldSelf."+ident(m)
+func transitionRule(m *model.Machine) apiext.ValidationRule {
+	self, old := "self."+phaseIdent(m), "oldSelf."+phaseIdent(m)
 	legal := []string{self + " == " + old}
 	for _, from := range m.States {
 		targets := targetsOf(m, from.Value)
@@ -55,11 +105,11 @@ func transitionRule(m *statetag.Machine) apiext.ValidationRule {
 	}
 }
 
-func initialRule(m *statetag.Machine) apiext.ValidationRule {
-	self, name, yes := "self."+ident(m), m.Field.JSONName, true
+func initialRule(m *model.Machine) apiext.ValidationRule {
+	self, name, yes := "self."+phaseIdent(m), m.Field.JSONName, true
 	start := name + " must start at " + m.Initial + ", the initial state of the " + m.Name + " state machine"
 	return apiext.ValidationRule{
-		Rule:              "(oldSelf.hasValue() && has(oldSelf.value()." + ident(m) + ")) || !has(" + self + ") || " + self + " == " + celString(m.Initial),
+		Rule:              "(oldSelf.hasValue() && has(oldSelf.value()." + phaseIdent(m) + ")) || !has(" + self + ") || " + self + " == " + celString(m.Initial),
 		Message:           start,
 		MessageExpression: celString(start+", not ") + " + " + self,
 		FieldPath:         fieldPath(m),
@@ -69,7 +119,7 @@ func initialRule(m *statetag.Machine) apiext.ValidationRule {
 
 // targetsOf lists the distinct targets of the transitions out of a state
 // (staying put is always allowed, so a self-loop adds nothing).
-func targetsOf(m *statetag.Machine, from string) []string {
+func targetsOf(m *model.Machine, from string) []string {
 	var out []string
 	for _, t := range m.From(from) {
 		if t.To != from && !contains(out, t.To) {
@@ -89,7 +139,7 @@ func contains(list []string, s string) bool {
 }
 
 // allowed lists the transitions for the static message, when they are few.
-func allowed(m *statetag.Machine) string {
+func allowed(m *model.Machine) string {
 	var parts []string
 	for _, s := range m.States {
 		if targets := targetsOf(m, s.Value); len(targets) > 0 {
@@ -103,10 +153,10 @@ func allowed(m *statetag.Machine) string {
 	return out
 }
 
-func ident(m *statetag.Machine) string { return model.CELIdent(m.Field.JSONName) }
+func phaseIdent(m *model.Machine) string { return model.CELIdent(m.Field.JSONName) }
 
 // fieldPath points the error at the phase property.
-func fieldPath(m *statetag.Machine) string {
+func fieldPath(m *model.Machine) string {
 	if simpleID.MatchString(m.Field.JSONName) {
 		return "." + m.Field.JSONName
 	}
@@ -123,4 +173,37 @@ func celList(items []string) string {
 		quoted[i] = celString(s)
 	}
 	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// simpleID is a state Mermaid accepts as its own identifier.
+var simpleID = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+
+// Mermaid renders a machine as a Mermaid stateDiagram-v2, without a code
+// fence: [*] points at the initial state, terminal states point at [*],
+// and guarded transitions carry [Guard] after the event.
+func Mermaid(m *model.Machine) string {
+	ids := map[string]string{}
+	var b strings.Builder
+	b.WriteString("stateDiagram-v2\n")
+	for i, s := range m.States {
+		ids[s.Value] = s.Value
+		if !simpleID.MatchString(s.Value) || s.Value == "state" || s.Value == "direction" {
+			ids[s.Value] = fmt.Sprintf("s%d", i)
+			fmt.Fprintf(&b, "    state %q as %s\n", s.Value, ids[s.Value])
+		}
+	}
+	fmt.Fprintf(&b, "    [*] --> %s\n", ids[m.Initial])
+	for _, t := range m.Transitions {
+		label := t.Event
+		if t.Guard != "" {
+			label += " [" + t.Guard + "]"
+		}
+		fmt.Fprintf(&b, "    %s --> %s: %s\n", ids[t.From], ids[t.To], label)
+	}
+	for _, s := range m.States {
+		if s.Terminal {
+			fmt.Fprintf(&b, "    %s --> [*]\n", ids[s.Value])
+		}
+	}
+	return b.String()
 }

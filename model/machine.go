@@ -1,11 +1,11 @@
-package statetag
+package model
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/model/statetag"
 )
 
 // Machine is a checked state machine: the lifecycle of one phase field.
@@ -13,31 +13,31 @@ type Machine struct {
 	// Name is the phase type's name; it names the machine everywhere
 	// (generated identifiers, the OpenAPI extension, errors at run time).
 	Name  string
-	Owner *model.Type  // the struct that has the field
-	Field *model.Field // the phase field
-	Phase *model.Type  // the field's named string type
-	Tag   model.Tag
-	Spec  *Spec
+	Owner *Type  // the struct that has the field
+	Field *Field // the phase field
+	Phase *Type  // the field's named string type
+	Tag   Tag
+	Spec  *statetag.Spec
 
 	Initial string
 	// States are the states the tag mentions, in the order the phase type
 	// declares its constants.
-	States      []State
+	States      []MachineState
 	Events      []string // in order of first appearance
-	Transitions []Transition
+	Transitions []MachineTransition
 	Guards      []string // in order of first appearance
 }
 
-// State is one state of a machine.
-type State struct {
+// MachineState is one state of a machine.
+type MachineState struct {
 	Value    string // the constant's value: what the field holds
 	GoName   string // the constant's name
 	Terminal bool   // no transition leaves it
 }
 
-// Transition is one resolved transition (a clause with several sources is
-// one Transition per source, in the order written).
-type Transition struct {
+// MachineTransition is one resolved transition (a clause with several sources is
+// one MachineTransition per source, in the order written).
+type MachineTransition struct {
 	From, Event, To, Guard string
 	// EventOff is the offset of the event in the tag, for diagnostics.
 	EventOff int
@@ -63,8 +63,8 @@ func (m *Machine) StateValues() []string {
 }
 
 // From lists the transitions out of a state.
-func (m *Machine) From(state string) []Transition {
-	var out []Transition
+func (m *Machine) From(state string) []MachineTransition {
+	var out []MachineTransition
 	for _, t := range m.Transitions {
 		if t.From == state {
 			out = append(out, t)
@@ -75,26 +75,26 @@ func (m *Machine) From(state string) []Transition {
 
 // Guarded reports whether some transition on the event has a guard.
 func (m *Machine) Guarded(event string) bool {
-	return slices.ContainsFunc(m.Transitions, func(t Transition) bool { return t.Event == event && t.Guard != "" })
+	return slices.ContainsFunc(m.Transitions, func(t MachineTransition) bool { return t.Event == event && t.Guard != "" })
 }
 
-// Machines finds and checks every state tag of the model's struct types, in
+// resolveMachines finds and checks every state tag of the model's struct types, in
 // the model's type order. A machine with errors is left out; its
 // diagnostics say why.
-func Machines(m *model.Model) ([]*Machine, model.Diagnostics) {
+func resolveMachines(m *Model) ([]*Machine, Diagnostics) {
 	var out []*Machine
-	var diags model.Diagnostics
+	var diags Diagnostics
 	byPhase := map[string]*Machine{}
 	for _, t := range m.SortedTypes() {
-		var first *model.Field
+		var first *Field
 		for _, f := range t.Fields {
-			if !f.State.Set {
+			if !f.StateTag.Set {
 				continue
 			}
-			mc, d := Resolve(t, f)
+			mc, d := resolveMachine(t, f)
 			diags.Add(d)
 			if first != nil {
-				diags.Errorf(f.State.Pos, "state: %s already has the state field %s; a struct may have one", t.Name, first.GoName)
+				diags.Errorf(f.StateTag.Pos, "state: %s already has the state field %s; a struct may have one", t.Name, first.GoName)
 				continue
 			}
 			first = f
@@ -103,7 +103,7 @@ func Machines(m *model.Model) ([]*Machine, model.Diagnostics) {
 			}
 			key := mc.Phase.Pkg.Path + "." + mc.Name
 			if prev, dup := byPhase[key]; dup {
-				diags.Errorf(f.State.Pos, "state: %s already drives the machine of %s.%s (%s); a phase type has one machine", mc.Name, prev.Owner.Name, prev.Field.GoName, prev.Tag.Pos)
+				diags.Errorf(f.StateTag.Pos, "state: %s already drives the machine of %s.%s (%s); a phase type has one machine", mc.Name, prev.Owner.Name, prev.Field.GoName, prev.Tag.Pos)
 				continue
 			}
 			byPhase[key] = mc
@@ -113,63 +113,59 @@ func Machines(m *model.Model) ([]*Machine, model.Diagnostics) {
 	return out, diags
 }
 
-// Of returns the checked machine of a struct type, or nil when it has none
-// (or its tag has errors, which Machines reports).
-func Of(t *model.Type) *Machine {
+// Machine returns the checked machine of a struct type, or nil when it has
+// none (or its tag has errors, which Load reports).
+func (t *Type) Machine() *Machine {
 	for _, f := range t.Fields {
-		if f.State.Set {
-			mc, d := Resolve(t, f)
-			if d.HasErrors() {
-				return nil
-			}
-			return mc
+		if f.Machine != nil {
+			return f.Machine
 		}
 	}
 	return nil
 }
 
-// Resolve parses a field's state tag and checks it against the field's
+// resolveMachine parses a field's state tag and checks it against the field's
 // type. It returns nil when the tag cannot describe a machine at all.
-func Resolve(owner *model.Type, f *model.Field) (*Machine, model.Diagnostics) {
-	var diags model.Diagnostics
-	spec, errs := Parse(f.State.Value)
+func resolveMachine(owner *Type, f *Field) (*Machine, Diagnostics) {
+	var diags Diagnostics
+	spec, errs := statetag.Parse(f.StateTag.Value)
 	for _, e := range errs {
-		diags.Errorf(f.State.At(e.Off), "state: %s", e.Msg)
+		diags.Errorf(f.StateTag.At(e.Off), "state: %s", e.Msg)
 	}
 	phase := phaseType(f)
 	if phase == nil {
-		diags.Errorf(f.State.At(0), "state: %s.%s has type %s; a state field needs a named string type with constants", owner.Name, f.GoName, f.Type.GoType)
+		diags.Errorf(f.StateTag.At(0), "state: %s.%s has type %s; a state field needs a named string type with constants", owner.Name, f.GoName, f.Type.GoType)
 		return nil, diags
 	}
 	if len(errs) > 0 {
 		return nil, diags
 	}
-	r := &resolver{m: &Machine{Name: phase.Name, Owner: owner, Field: f, Phase: phase, Tag: f.State, Spec: spec}, diags: &diags}
+	r := &machineResolver{m: &Machine{Name: phase.Name, Owner: owner, Field: f, Phase: phase, Tag: f.StateTag, Spec: spec}, diags: &diags}
 	r.resolve()
 	return r.m, diags
 }
 
 // phaseType is the field's named string type, nil for anything else.
-func phaseType(f *model.Field) *model.Type {
+func phaseType(f *Field) *Type {
 	t := f.Type
-	if t == nil || t.Kind != model.KindString || t.Named == nil || t.Named.TypeKind != model.TypeScalar {
+	if t == nil || t.Kind != KindString || t.Named == nil || t.Named.TypeKind != TypeScalar {
 		return nil
 	}
 	return t.Named
 }
 
-type resolver struct {
+type machineResolver struct {
 	m     *Machine
-	diags *model.Diagnostics
+	diags *Diagnostics
 	// first is the offset where each state is first mentioned.
 	first map[string]int
 }
 
-func (r *resolver) errorf(off int, format string, args ...any) {
+func (r *machineResolver) errorf(off int, format string, args ...any) {
 	r.diags.Errorf(r.m.Tag.At(off), "state: "+format, args...)
 }
 
-func (r *resolver) resolve() {
+func (r *machineResolver) resolve() {
 	r.first = map[string]int{}
 	r.states()
 	if r.diags.HasErrors() {
@@ -190,9 +186,9 @@ func (r *resolver) resolve() {
 
 // states checks every state name against the phase constants and collects
 // the machine's states in constant order.
-func (r *resolver) states() {
+func (r *machineResolver) states() {
 	sp := r.m.Spec
-	var names []Name
+	var names []statetag.Name
 	if sp.Initial != nil {
 		names = append(names, *sp.Initial)
 	}
@@ -211,14 +207,14 @@ func (r *resolver) states() {
 	}
 	for _, c := range r.m.Phase.Enum {
 		if _, used := r.first[c.Value]; used {
-			r.m.States = append(r.m.States, State{Value: c.Value, GoName: c.GoName})
+			r.m.States = append(r.m.States, MachineState{Value: c.Value, GoName: c.GoName})
 			continue
 		}
 		r.diags.Warnf(r.m.Tag.At(0), "state: %s constant %s (%q) is in no clause of the state tag; it is not a state of the machine", r.m.Phase.Name, c.GoName, c.Value)
 	}
 }
 
-func (r *resolver) constant(value string) *model.EnumValue {
+func (r *machineResolver) constant(value string) *EnumValue {
 	for i, c := range r.m.Phase.Enum {
 		if c.Value == value {
 			return &r.m.Phase.Enum[i]
@@ -228,7 +224,7 @@ func (r *resolver) constant(value string) *model.EnumValue {
 }
 
 // hint suggests the value when the tag names a constant by its Go name.
-func (r *resolver) hint(name string) string {
+func (r *machineResolver) hint(name string) string {
 	var values []string
 	for _, c := range r.m.Phase.Enum {
 		if c.GoName == name {
@@ -244,12 +240,12 @@ func (r *resolver) hint(name string) string {
 
 // transitions expands the clauses and refuses one (state, event) pair with
 // two targets, or the same transition twice.
-func (r *resolver) transitions() {
+func (r *machineResolver) transitions() {
 	type pair struct{ from, event string }
-	seen := map[pair]Transition{}
+	seen := map[pair]MachineTransition{}
 	for _, c := range r.m.Spec.Transitions {
 		for _, from := range c.From {
-			t := Transition{From: from.Text, Event: c.Event.Text, To: c.To.Text, EventOff: c.Event.Off}
+			t := MachineTransition{From: from.Text, Event: c.Event.Text, To: c.To.Text, EventOff: c.Event.Off}
 			if c.Guard != nil {
 				t.Guard = c.Guard.Text
 				r.addOnce(&r.m.Guards, t.Guard)
@@ -275,7 +271,7 @@ func (r *resolver) transitions() {
 	}
 }
 
-func (r *resolver) guardOff(g string) int {
+func (r *machineResolver) guardOff(g string) int {
 	for _, c := range r.m.Spec.Transitions {
 		if c.Guard != nil && c.Guard.Text == g {
 			return c.Guard.Off
@@ -284,14 +280,14 @@ func (r *resolver) guardOff(g string) int {
 	return 0
 }
 
-func (r *resolver) addOnce(list *[]string, s string) {
+func (r *machineResolver) addOnce(list *[]string, s string) {
 	if !slices.Contains(*list, s) {
 		*list = append(*list, s)
 	}
 }
 
 // events checks a declared event list against the transitions.
-func (r *resolver) events() {
+func (r *machineResolver) events() {
 	declared := r.m.Spec.Events
 	if declared == nil {
 		return
@@ -317,12 +313,12 @@ func (r *resolver) events() {
 
 // markTerminal marks states without a way out and checks explicit
 // terminal= lists against them.
-func (r *resolver) markTerminal() {
+func (r *machineResolver) markTerminal() {
 	explicit := r.m.Spec.Terminal
 	for i := range r.m.States {
 		s := &r.m.States[i]
 		s.Terminal = len(r.m.From(s.Value)) == 0
-		listed := slices.ContainsFunc(explicit, func(n Name) bool { return n.Text == s.Value })
+		listed := slices.ContainsFunc(explicit, func(n statetag.Name) bool { return n.Text == s.Value })
 		switch {
 		case listed && !s.Terminal:
 			r.errorf(r.terminalOff(s.Value), "%s is listed as terminal but has transitions out of it", s.Value)
@@ -332,7 +328,7 @@ func (r *resolver) markTerminal() {
 	}
 }
 
-func (r *resolver) terminalOff(state string) int {
+func (r *machineResolver) terminalOff(state string) int {
 	for _, n := range r.m.Spec.Terminal {
 		if n.Text == state {
 			return n.Off
@@ -343,8 +339,8 @@ func (r *resolver) terminalOff(state string) int {
 
 // reachability refuses states the initial state cannot reach, and states
 // that cannot reach any terminal state when the machine has one.
-func (r *resolver) reachability() {
-	reached := r.closure([]string{r.m.Initial}, func(t Transition) (string, string) { return t.From, t.To })
+func (r *machineResolver) reachability() {
+	reached := r.closure([]string{r.m.Initial}, func(t MachineTransition) (string, string) { return t.From, t.To })
 	var terminals []string
 	for _, s := range r.m.States {
 		if !reached[s.Value] {
@@ -357,7 +353,7 @@ func (r *resolver) reachability() {
 	if len(terminals) == 0 {
 		return // a machine that runs forever (on <-> off) has no way out to check
 	}
-	finishing := r.closure(terminals, func(t Transition) (string, string) { return t.To, t.From })
+	finishing := r.closure(terminals, func(t MachineTransition) (string, string) { return t.To, t.From })
 	for _, s := range r.m.States {
 		if reached[s.Value] && !finishing[s.Value] {
 			r.errorf(r.first[s.Value], "%s has no way out: no terminal state (%s) can be reached from it", s.Value, strings.Join(terminals, ", "))
@@ -367,7 +363,7 @@ func (r *resolver) reachability() {
 
 // closure is the set of states reachable from start along the edges
 // (edge returns from, to; reversed edges walk backwards).
-func (r *resolver) closure(start []string, edge func(Transition) (string, string)) map[string]bool {
+func (r *machineResolver) closure(start []string, edge func(MachineTransition) (string, string)) map[string]bool {
 	seen := map[string]bool{}
 	queue := slices.Clone(start)
 	for _, s := range start {
@@ -384,37 +380,4 @@ func (r *resolver) closure(start []string, edge func(Transition) (string, string
 		}
 	}
 	return seen
-}
-
-// Extension is the value of the x-modelgen-state-machine extension that the
-// OpenAPI document carries on the phase property: the contract the
-// compatibility gate compares between releases.
-func (m *Machine) Extension() map[string]any {
-	states := make([]any, len(m.States))
-	for i, s := range m.States {
-		states[i] = s.Value
-	}
-	transitions := make([]any, len(m.Transitions))
-	for i, t := range m.Transitions {
-		transitions[i] = map[string]any{"from": t.From, "event": t.Event, "to": t.To}
-	}
-	return map[string]any{"name": m.Name, "initial": m.Initial, "states": states, "transitions": transitions}
-}
-
-// ExtensionName is the OpenAPI extension of a phase property.
-const ExtensionName = "x-modelgen-state-machine"
-
-// Extensions returns, for each struct type of the model with a valid
-// machine, its phase property's extension value: the outer key is
-// "<import path>.<TypeName>", the inner key the property's JSON name.
-func Extensions(m *model.Model) map[string]map[string]any {
-	machines, _ := Machines(m)
-	out := map[string]map[string]any{}
-	for _, mc := range machines {
-		if mc.Field.JSONName == "" {
-			continue
-		}
-		out[mc.Owner.Pkg.Path+"."+mc.Owner.Name] = map[string]any{mc.Field.JSONName: mc.Extension()}
-	}
-	return out
 }

@@ -1,18 +1,17 @@
-package statemachine
+package schema
 
 import (
 	"testing"
 
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/statetag"
 )
 
 func TestMermaidAliasesOddStateNames(t *testing.T) {
-	m := &statetag.Machine{
+	m := &model.Machine{
 		Field:   &model.Field{JSONName: "phase"},
 		Initial: "in-progress",
-		States:  []statetag.State{{Value: "in-progress"}, {Value: "done", Terminal: true}, {Value: "state"}},
-		Transitions: []statetag.Transition{
+		States:  []model.MachineState{{Value: "in-progress"}, {Value: "done", Terminal: true}, {Value: "state"}},
+		Transitions: []model.MachineTransition{
 			{From: "in-progress", Event: "Finish", To: "done", Guard: "Ready"},
 			{From: "in-progress", Event: "Stall", To: "state"},
 			{From: "state", Event: "Go", To: "in-progress"},
@@ -32,16 +31,8 @@ func TestMermaidAliasesOddStateNames(t *testing.T) {
 	}
 }
 
-func TestLowerFirst(t *testing.T) {
-	for in, want := range map[string]string{"PaymentPhase": "paymentPhase", "SLAPhase": "slaPhase", "HTTP": "hTTP", "X": "x"} {
-		if got := lowerFirst(in); got != want {
-			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestFieldPathQuotesOddNames(t *testing.T) {
-	m := &statetag.Machine{Field: &model.Field{JSONName: "life-cycle"}}
+	m := &model.Machine{Field: &model.Field{JSONName: "life-cycle"}}
 	if got := fieldPath(m); got != "['life-cycle']" {
 		t.Errorf("fieldPath = %s", got)
 	}

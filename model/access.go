@@ -1,26 +1,26 @@
-package accesstag
+package model
 
 import (
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/model/accesstag"
 )
 
-// Rules are the resolved access rules of a model.
-type Rules struct {
+// AccessRules are the resolved access rules of a
+type AccessRules struct {
 	// Types holds every governed struct type: the struct types of packages
 	// that use access tags or markers, and the user struct types they reach.
-	Types map[*model.Type]*TypeRules
+	Types map[*Type]*TypeAccess
 	// Roles holds the roles of each governed package: every role its tags
 	// and markers name (what `*` means there), sorted.
-	Roles map[*model.Package][]string
+	Roles map[*Package][]string
 }
 
 // Sorted returns the governed types ordered by package path and name.
-func (r *Rules) Sorted() []*TypeRules {
-	out := make([]*TypeRules, 0, len(r.Types))
+func (r *AccessRules) Sorted() []*TypeAccess {
+	out := make([]*TypeAccess, 0, len(r.Types))
 	for _, tr := range r.Types {
 		out = append(out, tr)
 	}
@@ -35,38 +35,38 @@ func (r *Rules) Sorted() []*TypeRules {
 }
 
 // For returns the rules of a type, nil when it is not governed.
-func (r *Rules) For(t *model.Type) *TypeRules { return r.Types[t] }
+func (r *AccessRules) For(t *Type) *TypeAccess { return r.Types[t] }
 
-// TypeRules are the rules of one struct type.
-type TypeRules struct {
-	Type *model.Type
+// TypeAccess are the rules of one struct type.
+type TypeAccess struct {
+	Type *Type
 	// Fields are the type's own exported fields, in declaration order.
-	Fields []*FieldRule
+	Fields []*FieldAccess
 	// Table is the flattened field table: every field of the type and,
 	// depth first, of the containers inside it. Nil unless Flat.
-	Table []Row
+	Table []AccessRow
 	// Flat is false when the table cannot be built (a recursive type).
 	Flat bool
 	// Tenant is the row of the tenant key, -1 when the type has none.
 	Tenant int
 }
 
-// FieldRule is the rule of one field of one type.
-type FieldRule struct {
-	Field *model.Field
+// FieldAccess is the rule of one field of one type.
+type FieldAccess struct {
+	Field *Field
 	// Read and Write are the roles the field's own rule grants (tag, else
 	// type default, else none), `*` expanded, sorted.
 	Read, Write []string
 	Tenant      bool
 	// Nested is the user struct type inside a container field, nil for a
 	// leaf; Shape says how the field holds it.
-	Nested *model.Type
-	Shape  Shape
+	Nested *Type
+	Shape  AccessShape
 }
 
 // Segment is the field's JSON path segment: its JSON name, or its Go name
 // in parentheses for an inlined embedded struct or a field JSON skips.
-func (f *FieldRule) Segment() string {
+func (f *FieldAccess) Segment() string {
 	if f.Field.JSONName == "" || f.Field.Skip {
 		return "(" + f.Field.GoName + ")"
 	}
@@ -74,23 +74,23 @@ func (f *FieldRule) Segment() string {
 }
 
 // Inline reports an embedded struct whose fields JSON inlines into its parent.
-func (f *FieldRule) Inline() bool { return f.Field.JSONName == "" && !f.Field.Skip }
+func (f *FieldAccess) Inline() bool { return f.Field.JSONName == "" && !f.Field.Skip }
 
-// Shape is how a container field holds its nested struct.
-type Shape struct {
-	Ptr     bool           // *T
-	List    bool           // []T, [n]T (Len says which)
-	Len     int            // -1 for a slice, n for an array
-	Map     bool           // map[K]T
-	ElemPtr bool           // []*T, map[K]*T
-	Key     *model.TypeRef // the map key
+// AccessShape is how a container field holds its nested struct.
+type AccessShape struct {
+	Ptr     bool     // *T
+	List    bool     // []T, [n]T (Len says which)
+	Len     int      // -1 for a slice, n for an array
+	Map     bool     // map[K]T
+	ElemPtr bool     // []*T, map[K]*T
+	Key     *TypeRef // the map key
 }
 
 // Repeated reports a list or map: its elements get [] or {} in paths.
-func (s Shape) Repeated() bool { return s.List || s.Map }
+func (s AccessShape) Repeated() bool { return s.List || s.Map }
 
-// Row is one line of a flattened field table.
-type Row struct {
+// AccessRow is one line of a flattened field table.
+type AccessRow struct {
 	// Path is the JSON path from the table's type: "spec.payerId",
 	// "spec.items[].price", "spec.byRegion{}.limit", "(TypeMeta)".
 	Path string
@@ -98,12 +98,12 @@ type Row struct {
 	Parent int
 	// Size counts the rows of the field's subtree, itself included.
 	Size  int
-	Field *FieldRule
+	Field *FieldAccess
 }
 
 // Effective returns the roles that may read (or write) a row: the roles of
 // its own rule that every enclosing container grants too.
-func (tr *TypeRules) Effective(row int, write bool) []string {
+func (tr *TypeAccess) Effective(row int, write bool) []string {
 	var out []string
 	for i := row; i >= 0; i = tr.Table[i].Parent {
 		own := tr.Table[i].Field.Read
@@ -119,21 +119,21 @@ func (tr *TypeRules) Effective(row int, write bool) []string {
 	return out
 }
 
-// Resolve parses every access tag and marker of the model and builds the
+// resolveAccess parses every access tag and marker of the model and builds the
 // rules. Problems are positioned diagnostics; the rules returned are still
 // usable for the types without errors.
-func Resolve(m *model.Model) (*Rules, model.Diagnostics) {
-	rs := &resolver{
-		rules:    &Rules{Types: map[*model.Type]*TypeRules{}, Roles: map[*model.Package][]string{}},
-		tags:     map[*model.Field]*Tag{},
-		defaults: map[*model.Type]*Tag{},
-		flat:     map[*model.Type]int{},
+func resolveAccess(m *Model) (*AccessRules, Diagnostics) {
+	rs := &accessResolver{
+		rules:    &AccessRules{Types: map[*Type]*TypeAccess{}, Roles: map[*Package][]string{}},
+		tags:     map[*Field]*accesstag.Tag{},
+		defaults: map[*Type]*accesstag.Tag{},
+		flat:     map[*Type]int{},
 	}
 	for _, pk := range m.Packages {
 		rs.parsePackage(pk)
 	}
 	for _, t := range m.SortedTypes() {
-		if _, ok := rs.rules.Roles[t.Pkg]; ok && t.TypeKind == model.TypeStruct {
+		if _, ok := rs.rules.Roles[t.Pkg]; ok && t.TypeKind == TypeStruct {
 			rs.govern(t)
 		}
 	}
@@ -146,18 +146,18 @@ func Resolve(m *model.Model) (*Rules, model.Diagnostics) {
 	return rs.rules, rs.diags
 }
 
-type resolver struct {
-	rules    *Rules
-	diags    model.Diagnostics
-	tags     map[*model.Field]*Tag
-	defaults map[*model.Type]*Tag
+type accessResolver struct {
+	rules    *AccessRules
+	diags    Diagnostics
+	tags     map[*Field]*accesstag.Tag
+	defaults map[*Type]*accesstag.Tag
 	// flat tracks flattening: 1 in progress, 2 done.
-	flat map[*model.Type]int
+	flat map[*Type]int
 }
 
 // parsePackage parses the tags and markers of a package's types and
 // collects its roles; a package with neither is not governed.
-func (rs *resolver) parsePackage(pk *model.Package) {
+func (rs *accessResolver) parsePackage(pk *Package) {
 	governed := false
 	roles := map[string]bool{}
 	for _, t := range pk.Types {
@@ -166,13 +166,13 @@ func (rs *resolver) parsePackage(pk *model.Package) {
 			addRoles(roles, d)
 		}
 		for _, f := range t.Fields {
-			if !f.Access.Set {
+			if !f.AccessTag.Set {
 				continue
 			}
 			governed = true
-			tag, errs := Parse(f.Access.Value)
+			tag, errs := accesstag.Parse(f.AccessTag.Value)
 			for _, e := range errs {
-				rs.diags.Errorf(f.Access.At(e.Offset), "access: %s", e.Msg)
+				rs.diags.Errorf(f.AccessTag.At(e.Offset), "access: %s", e.Msg)
 			}
 			rs.tags[f] = tag
 			addRoles(roles, tag)
@@ -188,36 +188,36 @@ func (rs *resolver) parsePackage(pk *model.Package) {
 	}
 }
 
-func addRoles(set map[string]bool, t *Tag) {
+func addRoles(set map[string]bool, t *accesstag.Tag) {
 	for _, r := range append(slices.Clone(t.Read.Names), t.Write.Names...) {
 		set[r] = true
 	}
 }
 
 // parseDefaults combines a type's access default markers.
-func (rs *resolver) parseDefaults(t *model.Type) *Tag {
+func (rs *accessResolver) parseDefaults(t *Type) *accesstag.Tag {
 	marks := markerTags(t)
 	if len(marks) == 0 {
 		return nil
 	}
-	d := &Tag{}
+	d := &accesstag.Tag{}
 	for _, mk := range marks {
-		tag, errs := Parse(mk.Value)
+		tag, errs := accesstag.Parse(mk.Value)
 		for _, e := range errs {
-			rs.diags.Errorf(mk.At(e.Offset), "+%s: %s", model.AccessDefaultMarker.Name, e.Msg)
+			rs.diags.Errorf(mk.At(e.Offset), "+%s: %s", AccessDefaultMarker.Name, e.Msg)
 		}
 		if tag.Tenant {
-			rs.diags.Errorf(mk.At(tag.TenantOffset), "+%s: tenant is a field's tag, not a default", model.AccessDefaultMarker.Name)
+			rs.diags.Errorf(mk.At(tag.TenantOffset), "+%s: tenant is a field's tag, not a default", AccessDefaultMarker.Name)
 		}
 		for _, c := range []struct {
 			name     string
-			dst, src *Roles
+			dst, src *accesstag.Roles
 		}{{"read", &d.Read, &tag.Read}, {"write", &d.Write, &tag.Write}} {
 			if !c.src.Set {
 				continue
 			}
 			if c.dst.Set {
-				rs.diags.Errorf(mk.At(c.src.Offset), "+%s: a second %s default for %s", model.AccessDefaultMarker.Name, c.name, t.Name)
+				rs.diags.Errorf(mk.At(c.src.Offset), "+%s: a second %s default for %s", AccessDefaultMarker.Name, c.name, t.Name)
 				continue
 			}
 			*c.dst = *c.src
@@ -229,11 +229,11 @@ func (rs *resolver) parseDefaults(t *model.Type) *Tag {
 
 // govern builds the field rules of a type and of the user struct types its
 // containers hold.
-func (rs *resolver) govern(t *model.Type) {
+func (rs *accessResolver) govern(t *Type) {
 	if _, done := rs.rules.Types[t]; done {
 		return
 	}
-	tr := &TypeRules{Type: t, Tenant: -1}
+	tr := &TypeAccess{Type: t, Tenant: -1}
 	rs.rules.Types[t] = tr
 	for _, f := range t.Fields {
 		fr := rs.fieldRule(t, f)
@@ -244,23 +244,23 @@ func (rs *resolver) govern(t *model.Type) {
 	}
 }
 
-func (rs *resolver) fieldRule(t *model.Type, f *model.Field) *FieldRule {
-	fr := &FieldRule{Field: f}
+func (rs *accessResolver) fieldRule(t *Type, f *Field) *FieldAccess {
+	fr := &FieldAccess{Field: f}
 	tag := rs.tags[f]
 	if tag == nil {
-		tag = &Tag{}
+		tag = &accesstag.Tag{}
 	}
 	def := rs.defaults[t]
 	if def == nil {
-		def = &Tag{}
+		def = &accesstag.Tag{}
 	}
 	roles := rs.rules.Roles[t.Pkg]
 	fr.Read = rs.expand(f, pick(tag.Read, def.Read), roles)
 	fr.Write = rs.expand(f, pick(tag.Write, def.Write), roles)
 	if tag.Tenant {
 		fr.Tenant = true
-		if f.Type.Kind != model.KindString {
-			rs.diags.Errorf(f.Access.At(tag.TenantOffset), "access: the tenant key must be a string, not %s", f.Type.GoType)
+		if f.Type.Kind != KindString {
+			rs.diags.Errorf(f.AccessTag.At(tag.TenantOffset), "access: the tenant key must be a string, not %s", f.Type.GoType)
 		}
 	}
 	shape, nested, ok := shapeOf(f.Type)
@@ -271,7 +271,7 @@ func (rs *resolver) fieldRule(t *model.Type, f *model.Field) *FieldRule {
 	return fr
 }
 
-func pick(own, def Roles) Roles {
+func pick(own, def accesstag.Roles) accesstag.Roles {
 	if own.Set {
 		return own
 	}
@@ -280,7 +280,7 @@ func pick(own, def Roles) Roles {
 
 // expand turns a role list into sorted role names, `*` into the package's
 // roles.
-func (rs *resolver) expand(f *model.Field, r Roles, pkgRoles []string) []string {
+func (rs *accessResolver) expand(f *Field, r accesstag.Roles, pkgRoles []string) []string {
 	switch {
 	case r.Any:
 		if len(pkgRoles) == 0 {
@@ -297,44 +297,44 @@ func (rs *resolver) expand(f *model.Field, r Roles, pkgRoles []string) []string 
 
 // shapeOf finds the user struct a field holds and how. ok is false when a
 // user struct is held in a shape the generator does not support.
-func shapeOf(t *model.TypeRef) (Shape, *model.Type, bool) {
-	s := Shape{}
-	if t.Kind == model.KindPointer {
+func shapeOf(t *TypeRef) (AccessShape, *Type, bool) {
+	s := AccessShape{}
+	if t.Kind == KindPointer {
 		s.Ptr, t = true, t.Elem
 		if n := userStruct(t); n != nil {
 			return s, n, true
 		}
-		return Shape{}, nil, !holdsUserStruct(t)
+		return AccessShape{}, nil, !holdsUserStruct(t)
 	}
 	if n := userStruct(t); n != nil {
 		return s, n, true
 	}
 	switch t.Kind {
-	case model.KindSlice:
+	case KindSlice:
 		s.List, s.Len = true, t.Len
-	case model.KindMap:
+	case KindMap:
 		s.Map, s.Key = true, t.Key
 	default:
-		return Shape{}, nil, true
+		return AccessShape{}, nil, true
 	}
 	elem := t.Elem
-	if elem.Kind == model.KindPointer {
+	if elem.Kind == KindPointer {
 		s.ElemPtr, elem = true, elem.Elem
 	}
 	if n := userStruct(elem); n != nil {
 		return s, n, true
 	}
-	return Shape{}, nil, !holdsUserStruct(t.Elem)
+	return AccessShape{}, nil, !holdsUserStruct(t.Elem)
 }
 
-func userStruct(t *model.TypeRef) *model.Type {
-	if t.Kind == model.KindStruct && t.Named != nil && t.Named.TypeKind == model.TypeStruct {
+func userStruct(t *TypeRef) *Type {
+	if t.Kind == KindStruct && t.Named != nil && t.Named.TypeKind == TypeStruct {
 		return t.Named
 	}
 	return nil
 }
 
-func holdsUserStruct(t *model.TypeRef) bool {
+func holdsUserStruct(t *TypeRef) bool {
 	if t == nil {
 		return false
 	}
@@ -346,7 +346,7 @@ func holdsUserStruct(t *model.TypeRef) bool {
 
 // flatten builds a type's field table, depth first. A type met again while
 // it is being flattened is recursive: its table would be infinite.
-func (rs *resolver) flatten(tr *TypeRules) bool {
+func (rs *accessResolver) flatten(tr *TypeAccess) bool {
 	switch rs.flat[tr.Type] {
 	case 1:
 		return false
@@ -355,10 +355,10 @@ func (rs *resolver) flatten(tr *TypeRules) bool {
 	}
 	rs.flat[tr.Type] = 1
 	defer func() { rs.flat[tr.Type] = 2 }()
-	var rows []Row
+	var rows []AccessRow
 	for _, fr := range tr.Fields {
 		idx := len(rows)
-		rows = append(rows, Row{Path: fr.Segment(), Parent: -1, Field: fr})
+		rows = append(rows, AccessRow{Path: fr.Segment(), Parent: -1, Field: fr})
 		if fr.Nested != nil {
 			if rs.flat[fr.Nested] == 1 {
 				rs.diags.Errorf(fr.Field.Pos, "access: %s.%s makes %s recursive; a recursive type cannot carry access rules", tr.Type.Name, fr.Field.GoName, fr.Nested.Name)
@@ -377,7 +377,7 @@ func (rs *resolver) flatten(tr *TypeRules) bool {
 }
 
 // childBase is the path the rows inside a container continue from.
-func childBase(r Row, fr *FieldRule) string {
+func childBase(r AccessRow, fr *FieldAccess) string {
 	switch {
 	case fr.Inline():
 		return strings.TrimSuffix(strings.TrimSuffix(r.Path, fr.Segment()), ".")
@@ -390,8 +390,8 @@ func childBase(r Row, fr *FieldRule) string {
 }
 
 // nest copies a nested type's table under the row at idx.
-func nest(sub []Row, idx int, base string) []Row {
-	out := make([]Row, len(sub))
+func nest(sub []AccessRow, idx int, base string) []AccessRow {
+	out := make([]AccessRow, len(sub))
 	for i, r := range sub {
 		r.Path = join(base, r.Path)
 		if r.Parent < 0 {
@@ -414,13 +414,13 @@ func join(base, p string) string {
 // findTenant finds the tenant key of a type: a tenant field reached through
 // structs and pointers only (one inside a list or map belongs to the
 // elements, not to the type).
-func (rs *resolver) findTenant(tr *TypeRules) {
+func (rs *accessResolver) findTenant(tr *TypeAccess) {
 	if !tr.Flat {
 		return
 	}
 	var keys []int
 	for i, r := range tr.Table {
-		if r.Field.Tenant && r.Field.Field.Type.Kind == model.KindString && !underRepeated(tr, i) {
+		if r.Field.Tenant && r.Field.Field.Type.Kind == KindString && !underRepeated(tr, i) {
 			keys = append(keys, i)
 		}
 	}
@@ -432,13 +432,13 @@ func (rs *resolver) findTenant(tr *TypeRules) {
 		second := tr.Table[topField(tr, keys[1])].Field.Field
 		pos := second.Pos
 		if keys[1] == topField(tr, keys[1]) {
-			pos = second.Access.At(0)
+			pos = second.AccessTag.At(0)
 		}
 		rs.diags.Errorf(pos, "access: %s has two tenant keys, %s and %s; a type has at most one", tr.Type.Name, tr.Table[keys[0]].Path, tr.Table[keys[1]].Path)
 	}
 }
 
-func underRepeated(tr *TypeRules, row int) bool {
+func underRepeated(tr *TypeAccess, row int) bool {
 	for i := tr.Table[row].Parent; i >= 0; i = tr.Table[i].Parent {
 		if tr.Table[i].Field.Shape.Repeated() {
 			return true
@@ -448,7 +448,7 @@ func underRepeated(tr *TypeRules, row int) bool {
 }
 
 // topField is the row of the type's own field that contains a row.
-func topField(tr *TypeRules, row int) int {
+func topField(tr *TypeAccess, row int) int {
 	for tr.Table[row].Parent >= 0 {
 		row = tr.Table[row].Parent
 	}

@@ -1,25 +1,23 @@
-package accesstag
+package model
 
 import (
 	"go/ast"
 	"go/token"
 	"strings"
-
-	"github.com/modelgen/modelgen/model"
 )
 
 // markerTags returns the values of a type's access default markers, each as
-// a model.Tag positioned at the first byte of its value in the comment, so
+// a Tag positioned at the first byte of its value in the comment, so
 // that errors inside it point at the right column. controller-tools keeps no
 // positions for marker values; the type's declaration comments are in the
 // loaded syntax trees, so the positions are found there (falling back to the
 // type's name when a comment cannot be matched).
-func markerTags(t *model.Type) []model.Tag {
-	var out []model.Tag
+func markerTags(t *Type) []Tag {
+	var out []Tag
 	positions := markerPositions(t)
-	for i, v := range t.Markers[model.AccessDefaultMarker.Name] {
+	for i, v := range t.Markers[AccessDefaultMarker.Name] {
 		s, _ := v.(string)
-		tag := model.Tag{Value: s, Pos: t.Pos, Set: true}
+		tag := Tag{Value: s, Pos: t.Pos, Set: true}
 		if i < len(positions) && positions[i].text == s {
 			tag.Pos = positions[i].pos
 		}
@@ -30,17 +28,17 @@ func markerTags(t *model.Type) []model.Tag {
 
 type markerAt struct {
 	text string
-	pos  model.Pos
+	pos  Pos
 }
 
 // markerPositions finds the access default markers written in the comments
 // that precede the type's declaration, in source order.
-func markerPositions(t *model.Type) []markerAt {
+func markerPositions(t *Type) []markerAt {
 	p := t.Pkg.Loaded
 	if p == nil || p.Fset == nil {
 		return nil
 	}
-	prefix := "+" + model.AccessDefaultMarker.Name + "="
+	prefix := "+" + AccessDefaultMarker.Name + "="
 	for _, f := range p.Syntax {
 		start, end, ok := declSpan(p.Fset, f, t)
 		if !ok {
@@ -64,7 +62,7 @@ func markerPositions(t *model.Type) []markerAt {
 
 // declSpan is the range of source in which the type's markers may be
 // written: from the end of the previous declaration to the type's name.
-func declSpan(fset *token.FileSet, f *ast.File, t *model.Type) (start, end token.Pos, ok bool) {
+func declSpan(fset *token.FileSet, f *ast.File, t *Type) (start, end token.Pos, ok bool) {
 	start = f.Name.End()
 	for _, d := range f.Decls {
 		if gd, isGen := d.(*ast.GenDecl); isGen && gd.Tok == token.TYPE {
@@ -90,5 +88,5 @@ func markerValueAt(fset *token.FileSet, c *ast.Comment, i int) markerAt {
 		text, i = raw[1:n-1], i+1
 	}
 	ps := fset.Position(c.Slash)
-	return markerAt{text: text, pos: model.Pos{File: ps.Filename, Line: ps.Line, Col: ps.Column + i}}
+	return markerAt{text: text, pos: Pos{File: ps.Filename, Line: ps.Line, Col: ps.Column + i}}
 }
