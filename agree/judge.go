@@ -21,6 +21,8 @@ import (
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/modelgen/modelgen/openapi"
 )
 
 // The API server's CEL limits, as k8s.io/apiserver/pkg/apis/cel declares
@@ -118,7 +120,7 @@ func (j openAPIJudge) judge(doc []byte) Verdict {
 	if err := json.Unmarshal(doc, &v); err != nil {
 		return reject("json: " + err.Error())
 	}
-	if err := j.schema.VisitJSON(v, openapi3.MultiErrors(), openapi3.DisableSchemaErrorDetails(), openapi3.EnableFormatValidation()); err != nil {
+	if err := j.schema.VisitJSON(v, openapi3.MultiErrors(), openapi3.DisableSchemaErrorDetails(), openapi3.EnableFormatValidation(), openapi3.SetSchemaRegexCompiler(openapi.ECMARegexCompiler)); err != nil {
 		return reject(err.Error())
 	}
 	return accept()

@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/yaml"
 
+	"github.com/modelgen/modelgen/internal/ecma"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/schema"
 )
@@ -41,8 +42,17 @@ type Info struct {
 
 // Document builds the OpenAPI document for the types of the given packages.
 // Properties carry the model's state machines and access rules as
-// extensions (see Extensions), for the compatibility gate.
+// extensions (see Extensions), for the compatibility gate. Build also
+// returns its warnings.
 func Document(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, error) {
+	doc, _, err := Build(set, pkgs, info)
+	return doc, err
+}
+
+// Build builds the OpenAPI document for the types of the given packages,
+// with the warnings about what it cannot say (a pattern without an
+// ECMA-262 form).
+func Build(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, model.Diagnostics, error) {
 	b := &docBuilder{set: set, names: map[string]string{}, done: map[string]bool{}}
 	b.linkIndex()
 	doc := &openapi3.T{
@@ -60,18 +70,24 @@ func Document(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, e
 		b.add(schema.Ident(t))
 	}
 	if b.err != nil {
-		return nil, b.err
+		return nil, nil, b.err
 	}
 	for _, t := range types {
 		b.paths(t, types)
 	}
 	if err := openapi3.NewLoader().ResolveRefsIn(doc, nil); err != nil {
-		return nil, fmt.Errorf("the generated OpenAPI document has a broken reference: %w", err)
+		return nil, nil, fmt.Errorf("the generated OpenAPI document has a broken reference: %w", err)
 	}
-	if err := doc.Validate(context.Background()); err != nil {
-		return nil, fmt.Errorf("the generated OpenAPI document is invalid: %w", err)
+	if err := doc.Validate(context.Background(), openapi3.SetRegexCompiler(ECMARegexCompiler)); err != nil {
+		return nil, nil, fmt.Errorf("the generated OpenAPI document is invalid: %w", err)
 	}
-	return doc, nil
+	return doc, b.warnings, nil
+}
+
+// ECMARegexCompiler compiles a pattern of the document as ECMA-262, the
+// dialect OpenAPI gives `pattern` (kin-openapi's default is Go's RE2).
+func ECMARegexCompiler(expr string) (openapi3.RegexMatcher, error) {
+	return ecma.Compile(expr)
 }
 
 // YAML renders the document deterministically (keys sorted).
@@ -90,6 +106,8 @@ type docBuilder struct {
 	names map[string]string        // ref link -> component name
 	done  map[string]bool
 	err   error
+	// warnings are what the document leaves out, at the fields' positions
+	warnings model.Diagnostics
 }
 
 // linkIndex maps controller-tools' reference links to types: the parsed
@@ -173,6 +191,7 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 	}
 	if t := b.modelType(id); t != nil {
 		b.extend(t, ref.Value)
+		namedEnums(t, ref.Value)
 	}
 	b.doc.Components.Schemas[name] = ref
 	return name

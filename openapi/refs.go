@@ -82,6 +82,3 @@ func (b *docBuilder) resolveLink(r string, from crd.TypeIdent) string {
 	}
 	return "#/components/schemas/" + b.add(id)
 }
-
-// clientShapes is filled in by the client-compatibility passes.
-func (b *docBuilder) clientShapes(s *apiext.JSONSchemaProps, id crd.TypeIdent) {}

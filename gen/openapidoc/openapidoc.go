@@ -27,7 +27,8 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			continue
 		}
 		cfg := c.Config(pk)
-		doc, err := openapi.Document(set, []*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
+		doc, warnings, err := openapi.Build(set, []*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
+		diags = append(diags, warnings...)
 		if err != nil {
 			diags.Errorf(model.Pos{File: pk.Dir}, "%v", err)
 			continue

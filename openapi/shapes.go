@@ -1,0 +1,149 @@
+package openapi
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/controller-tools/pkg/crd"
+
+	"github.com/modelgen/modelgen/internal/ecma"
+	"github.com/modelgen/modelgen/model"
+)
+
+// clientShapes rewrites a component's schema into forms that client
+// generators (oapi-codegen, ogen) accept, without changing which documents
+// it accepts:
+//   - anyOf whose branches are of one kind (`omitempty,len=4` is "empty or
+//     four runes", `a|b` two string rules) becomes not: {allOf: [not a,
+//     not b]}: ogen refuses such anyOf ("sum types with same names"), and
+//     both generators leave a `not` to the server;
+//   - patterns are ECMA-262, as OpenAPI defines them (see internal/ecma);
+//     one without an ECMA-262 form is left out, with a warning at the field;
+//   - a string enum whose values are the constants of a Go type carries
+//     their names in x-enum-varnames.
+func (b *docBuilder) clientShapes(s *apiext.JSONSchemaProps, id crd.TypeIdent) {
+	t := b.modelType(id)
+	pos := model.Pos{}
+	fields := map[string]*model.Field{}
+	if t != nil {
+		pos = t.Pos
+		for _, f := range t.Fields {
+			if f.JSONName != "" {
+				fields[f.JSONName] = f
+			}
+		}
+	}
+	props := s.Properties
+	s.Properties = nil
+	b.shapeTree(s, pos)
+	s.Properties = props
+	for name, p := range props {
+		ppos := pos
+		if f := fields[name]; f != nil {
+			ppos = f.Pos
+		}
+		b.shapeTree(&p, ppos)
+		props[name] = p
+	}
+}
+
+// shapeTree applies clientShapes' rewrites to s and every schema below it.
+func (b *docBuilder) shapeTree(s *apiext.JSONSchemaProps, pos model.Pos) {
+	if s == nil {
+		return
+	}
+	foldSameKindAnyOf(s)
+	b.eachSubschema(s, func(sub *apiext.JSONSchemaProps) { b.shapeTree(sub, pos) })
+	if s.Pattern != "" {
+		translated, err := ecma.Translate(s.Pattern)
+		if err != nil {
+			b.warnings.Warnf(pos, "openapi: pattern %q is left out of the OpenAPI document (the CRD and the validator still check it): %v", s.Pattern, err)
+		}
+		s.Pattern = translated
+	}
+}
+
+// foldSameKindAnyOf turns anyOf [a, b, ...] into not: {allOf: [not a, not
+// b, ...]} (the same set of values, by De Morgan) unless the branches
+// differ in type, as IntOrString's integer and string do: generators make
+// a sum type of those, and one of those only.
+func foldSameKindAnyOf(s *apiext.JSONSchemaProps) {
+	if slices.ContainsFunc(s.AnyOf, func(b apiext.JSONSchemaProps) bool { return reflect.DeepEqual(b, apiext.JSONSchemaProps{}) }) {
+		s.AnyOf = nil // a branch without rules lets every value through
+		return
+	}
+	if len(s.AnyOf) < 2 || distinctTypes(s.AnyOf) {
+		return
+	}
+	var negated []apiext.JSONSchemaProps
+	for i := range s.AnyOf {
+		negated = append(negated, apiext.JSONSchemaProps{Not: &s.AnyOf[i]})
+	}
+	s.AnyOf = nil
+	none := apiext.JSONSchemaProps{AllOf: negated}
+	if s.Not == nil {
+		s.Not = &none
+		return
+	}
+	s.AllOf = append(s.AllOf, apiext.JSONSchemaProps{Not: &none})
+}
+
+// distinctTypes reports branches that each declare a different type.
+func distinctTypes(branches []apiext.JSONSchemaProps) bool {
+	var types []string
+	for _, b := range branches {
+		if b.Type == "" || slices.Contains(types, b.Type) {
+			return false
+		}
+		types = append(types, b.Type)
+	}
+	return true
+}
+
+// enumVarNames names a string enum's values after the Go constants that
+// declare them (oapi-codegen's x-enum-varnames), when every value is one.
+func enumVarNames(s *openapi3.Schema, consts []model.EnumValue) {
+	if s == nil || len(s.Enum) == 0 || len(consts) == 0 {
+		return
+	}
+	names := make([]string, 0, len(s.Enum))
+	for _, e := range s.Enum {
+		v, ok := e.(string)
+		if !ok {
+			return
+		}
+		i := slices.IndexFunc(consts, func(c model.EnumValue) bool { return c.Value == v })
+		if i < 0 {
+			return
+		}
+		names = append(names, consts[i].GoName)
+	}
+	if s.Extensions == nil {
+		s.Extensions = map[string]any{}
+	}
+	s.Extensions["x-enum-varnames"] = names
+}
+
+// namedEnums adds x-enum-varnames to a type's own enum and to the enums of
+// its properties (and their list items) whose Go type declares constants.
+func namedEnums(t *model.Type, s *openapi3.Schema) {
+	if t == nil || s == nil {
+		return
+	}
+	enumVarNames(s, t.Enum)
+	for _, f := range t.Fields {
+		p := s.Properties[f.JSONName]
+		if f.JSONName == "" || p == nil || p.Value == nil {
+			continue
+		}
+		ft := f.Type.Deref()
+		if ft.Kind == model.KindSlice && ft.Elem != nil && p.Value.Items != nil {
+			ft, p = ft.Elem.Deref(), p.Value.Items
+		}
+		if ft.Named != nil && p.Value != nil {
+			enumVarNames(p.Value, ft.Named.Enum)
+		}
+	}
+}
