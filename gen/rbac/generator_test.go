@@ -203,8 +203,8 @@ func TestClusterRoles(t *testing.T) {
 			"paymentorders/status": {"get"},
 		},
 		"sla.example.com_customer-admin_role.yaml": {
-			"slas":        {"get", "list", "watch", "create", "update", "patch"},
-			"slas/status": {"get"},
+			"slacontracts":        {"get", "list", "watch", "create", "update", "patch"},
+			"slacontracts/status": {"get"},
 		},
 	}
 	for name, rules := range want {

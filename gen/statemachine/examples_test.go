@@ -71,7 +71,7 @@ func TestPaymentOrderMachine(t *testing.T) {
 }
 `
 
-const slaTest = `package v1
+const slaTest = `package v1alpha1
 
 import (
 	"errors"
@@ -80,26 +80,44 @@ import (
 	"github.com/modelgen/modelgen/statemachine"
 )
 
+// audit admits every guard except the ones named in refuse.
 type audit struct {
 	SLAPhaseNoHooks
+	refuse  string
 	entered []SLAPhase
 }
 
-func (a *audit) OnEnter(s *SLAStatus, t SLAPhaseTransition) { a.entered = append(a.entered, t.To) }
+func (a *audit) guard(name string) error {
+	if name == a.refuse {
+		return errors.New(name + " does not hold")
+	}
+	return nil
+}
+func (a *audit) Healthy(*SLAContractStatus, SLAPhaseTransition) error      { return a.guard("Healthy") }
+func (a *audit) DegradeHeld(*SLAContractStatus, SLAPhaseTransition) error  { return a.guard("DegradeHeld") }
+func (a *audit) RecoverHeld(*SLAContractStatus, SLAPhaseTransition) error  { return a.guard("RecoverHeld") }
+func (a *audit) BreachHeld(*SLAContractStatus, SLAPhaseTransition) error   { return a.guard("BreachHeld") }
+func (a *audit) Acknowledged(*SLAContractStatus, SLAPhaseTransition) error { return a.guard("Acknowledged") }
+func (a *audit) OnEnter(s *SLAContractStatus, t SLAPhaseTransition)        { a.entered = append(a.entered, t.To) }
 
 func TestSLAMachine(t *testing.T) {
-	s := SLAStatus{Phase: SLAPending}
+	s := SLAContractStatus{Phase: SLAPending}
 	a := &audit{}
-	for _, ev := range []SLAPhaseEvent{SLAPhaseEventActivate, SLAPhaseEventDegrade, SLAPhaseEventRecover, SLAPhaseEventDegrade, SLAPhaseEventBreach, SLAPhaseEventResolve} {
-		if err := s.FirePhase(ev, a); err != nil {
+	for _, fire := range []func(SLAPhaseHooks) error{s.ActivateWith, s.DegradeWith, s.RecoverWith, s.DegradeWith, s.BreachWith, s.ResolveWith} {
+		if err := fire(a); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if s.Phase != SLAResolved || len(a.entered) != 6 {
 		t.Fatalf("phase %s, entered %v", s.Phase, a.entered)
 	}
+	s.Phase = SLADegraded
+	a.refuse = "BreachHeld"
+	if err := s.BreachWith(a); !errors.Is(err, statemachine.ErrGuardRefused) || s.Phase != SLADegraded {
+		t.Fatalf("Breach with BreachHeld refusing: %v, phase %s", err, s.Phase)
+	}
 	s.Phase = SLAPending
-	if err := s.Breach(); !errors.Is(err, statemachine.ErrNoTransition) {
+	if err := s.FirePhase(SLAPhaseEventBreach, a); !errors.Is(err, statemachine.ErrNoTransition) {
 		t.Fatalf("Breach from pending: %v", err)
 	}
 }
@@ -110,9 +128,9 @@ func TestExamplesMachines(t *testing.T) {
 	replace := map[string]string{}
 	for pkg, src := range map[string]string{
 		"../../examples/payments/api/v1alpha1": paymentsTest,
-		"../../examples/sla/api/v1":            slaTest,
+		"../../examples/sla/api/v1alpha1":      slaTest,
 	} {
-		tmp := filepath.Join(dir, filepath.Base(pkg)+"_test.go")
+		tmp := filepath.Join(dir, strings.ReplaceAll(strings.TrimPrefix(pkg, "../../"), "/", "_")+"_test.go")
 		if err := os.WriteFile(tmp, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +142,7 @@ func TestExamplesMachines(t *testing.T) {
 	if err := os.WriteFile(overlayFile, overlay, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "test", "-v", "-count=1", "-overlay", overlayFile, "-run", "Machine", "./payments/api/v1alpha1", "./sla/api/v1")
+	cmd := exec.Command("go", "test", "-v", "-count=1", "-overlay", overlayFile, "-run", "Machine", "./payments/api/v1alpha1", "./sla/api/v1alpha1")
 	cmd.Dir = "../../examples"
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestPaymentOrderMachine") || !strings.Contains(string(out), "--- PASS: TestSLAMachine") {
@@ -144,7 +162,7 @@ func TestExtensions(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("PaymentOrderStatus.phase extension:\n%s\nwant\n%s", got, want)
 	}
-	if _, ok := exts["github.com/modelgen/modelgen/examples/sla/api/v1.SLAStatus"]; !ok || len(exts) != 2 {
+	if _, ok := exts["github.com/modelgen/modelgen/examples/sla/api/v1alpha1.SLAContractStatus"]; !ok || len(exts) != 2 {
 		t.Errorf("extensions: %v", exts)
 	}
 }
@@ -154,7 +172,7 @@ func TestExtensions(t *testing.T) {
 func TestTestdataMirrorsExamples(t *testing.T) {
 	for example, mirror := range map[string]string{
 		"../../examples/payments/api/v1alpha1/types.go": "testdata/crd/payments/types.go",
-		"../../examples/sla/api/v1/types.go":            "testdata/crd/sla/types.go",
+		"../../examples/sla/api/v1alpha1/types.go":      "testdata/crd/sla/types.go",
 	} {
 		want, got := stateTags(t, example), stateTags(t, mirror)
 		if len(want) != 1 || strings.Join(want, "") != strings.Join(got, "") {

@@ -31,5 +31,5 @@ type SLASpec struct {
 
 type SLAStatus struct {
 	// Phase is the compliance state.
-	Phase SLAPhase `json:"phase,omitempty" state:"initial=pending;pending->active:Activate;active->degraded:Degrade;degraded->active:Recover;degraded->breached:Breach;breached->resolved:Resolve"`
+	Phase SLAPhase `json:"phase,omitempty" state:"initial=pending;pending->active:Activate[Healthy];active->degraded:Degrade[DegradeHeld];degraded->active:Recover[RecoverHeld];degraded->breached:Breach[BreachHeld];breached->resolved:Resolve[Acknowledged]"`
 }

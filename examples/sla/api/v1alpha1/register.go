@@ -1,4 +1,4 @@
-package v1
+package v1alpha1
 
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -7,7 +7,7 @@ import (
 
 var (
 	// GroupVersion is the API group and version of this package.
-	GroupVersion = schema.GroupVersion{Group: "sla.example.com", Version: "v1"}
+	GroupVersion = schema.GroupVersion{Group: "sla.example.com", Version: "v1alpha1"}
 	// SchemeBuilder registers the package's types with a runtime.Scheme.
 	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
 	// AddToScheme adds the package's types to a scheme.
@@ -15,5 +15,5 @@ var (
 )
 
 func init() {
-	SchemeBuilder.Register(&SLA{}, &SLAList{})
+	SchemeBuilder.Register(&SLAContract{}, &SLAContractList{})
 }
