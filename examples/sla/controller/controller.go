@@ -50,16 +50,15 @@ type Reconciler struct {
 	Recorder Recorder
 }
 
-// Reconcile evaluates one contract at the clock's time (whole seconds).
+// Reconcile evaluates one contract, stores its status and emits an Event for
+// each transition taken.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	var c slav1.SLAContract
 	if err := r.Client.Get(ctx, req.NamespacedName, &c); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	before := c.Status.DeepCopy()
-	now := r.Clock.Now().Truncate(time.Second)
-	g := &Guards{Spec: &c.Spec, Now: now}
-	wait, err := r.evaluate(ctx, &c, g)
+	wait, taken, err := r.evaluate(ctx, &c)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
@@ -72,13 +71,22 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 			return reconcile.Result{}, err
 		}
 	}
-	r.emit(&c, g.Taken)
+	r.emit(&c, taken)
 	return reconcile.Result{RequeueAfter: wait}, nil
 }
 
-// evaluate updates the status in memory and says when to look again (0:
-// only on a change of the contract).
-func (r *Reconciler) evaluate(ctx context.Context, c *slav1.SLAContract, g *Guards) (time.Duration, error) {
+// evaluate evaluates the contract at the clock's time, truncated to a
+// multiple of the contract's interval (as Prometheus evaluates rules), so
+// that evaluations and since-timestamps fall on one grid. It updates the
+// status in memory and says when to look again (0: only on a change of the
+// contract).
+func (r *Reconciler) evaluate(ctx context.Context, c *slav1.SLAContract) (time.Duration, []slav1.SLAPhaseTransition, error) {
+	g := &Guards{Spec: &c.Spec, Now: r.Clock.Now().Truncate(Interval(&c.Spec))}
+	wait, err := r.step(ctx, c, g)
+	return wait, g.Taken, err
+}
+
+func (r *Reconciler) step(ctx context.Context, c *slav1.SLAContract, g *Guards) (time.Duration, error) {
 	s := &c.Status
 	if s.InitPhase() {
 		// The API server admits pending as the first phase only; move on
@@ -117,15 +125,18 @@ func (r *Reconciler) until(t time.Time) time.Duration {
 }
 
 // NextEvaluation is when to evaluate a contract evaluated at now: at the
-// nearest deadline of a running threshold, or one interval later when that
-// comes first.
+// nearest deadline of a running threshold (rounded up to the interval's
+// grid), or one interval later when that comes first.
 func NextEvaluation(s *slav1.SLAContractStatus, spec *slav1.SLAContractSpec, now time.Time) time.Time {
-	next := now.Add(Interval(spec))
-	if d, ok := NextDeadline(s, spec); ok && d.Before(next) {
-		next = d
-	}
-	if !next.After(now) {
-		next = now.Add(time.Second)
+	interval := Interval(spec)
+	next := now.Add(interval)
+	if d, ok := NextDeadline(s, spec); ok {
+		if up := d.Truncate(interval); up.Before(d) {
+			d = up.Add(interval)
+		}
+		if d.After(now) && d.Before(next) {
+			next = d
+		}
 	}
 	return next
 }

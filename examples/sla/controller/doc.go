@@ -24,7 +24,10 @@
 // memory: each evaluation runs a range query over the longest threshold
 // duration, at the contract's interval, ending at the evaluation time, and
 // [Observe] walks back from the end while the condition holds (a missing
-// point breaks the run). The result is the status' since-timestamps, and the
+// point breaks the run). Evaluation times are the clock's time truncated to
+// a multiple of the interval, as Prometheus evaluates rules, so every
+// evaluation sees the same grid of points and a since-timestamp does not
+// move between evaluations. The result is the status' since-timestamps, and the
 // guards compare them with the clock. So an operator restart loses nothing,
 // and a threshold of 2 minutes holds at exactly 2 minutes. Availability is
 // compared as a ratio with percent/100, so 95 means 0.95 exactly as
@@ -35,8 +38,8 @@
 // The operator's time is a [Clock]: Now is the evaluation time sent to
 // Prometheus, and Until says how long to wait in real time for a time of
 // that clock. Requeueing comes from the nearest deadline of a threshold that
-// is running (its since + duration), or the contract's interval when that is
-// sooner; a breached or resolved contract waits for a change of its spec.
+// is running (its since + duration, rounded up to the grid), or the
+// contract's interval when that is sooner; a breached or resolved contract waits for a change of its spec.
 //
 // # Failures and effects
 //

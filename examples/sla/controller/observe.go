@@ -28,12 +28,15 @@ func Interval(spec *slav1.SLAContractSpec) time.Duration {
 	return DefaultInterval
 }
 
-// Lookback is how far back an evaluation at now must look: the longest
-// threshold duration plus one interval, so that a threshold that has held
-// for its whole duration is seen to.
+// Lookback is how far back an evaluation must look: the longest threshold
+// duration plus one interval, so that a threshold that has held for its
+// whole duration is seen to, rounded up to a multiple of the interval, so
+// that the range query's last point falls on the evaluation time.
 func Lookback(spec *slav1.SLAContractSpec) time.Duration {
 	th := spec.Thresholds
-	return max(seconds(th.DegradeForSeconds), seconds(th.RecoverForSeconds), seconds(th.BreachForSeconds)) + Interval(spec)
+	interval := Interval(spec)
+	d := max(seconds(th.DegradeForSeconds), seconds(th.RecoverForSeconds), seconds(th.BreachForSeconds)) + interval
+	return (d + interval - 1) / interval * interval
 }
 
 // Observe reads the points of a range query that ends at now. It fails with
