@@ -99,7 +99,7 @@ func (r *Reconciler) step(ctx context.Context, c *slav1.SLAContract, g *Guards) 
 	case slav1.SLAResolved:
 		return 0, nil
 	case slav1.SLABreached:
-		if err := Advance(s, g); err != nil {
+		if _, err := Advance(s, g); err != nil {
 			return 0, reconcile.TerminalError(err)
 		}
 		r.setCompliant(c)
@@ -111,10 +111,15 @@ func (r *Reconciler) step(ctx context.Context, c *slav1.SLAContract, g *Guards) 
 			Reason: string(metrics.ReasonOf(err)), Message: trim(err.Error()), ObservedGeneration: c.Generation})
 		return r.until(g.Now.Add(Interval(&c.Spec))), nil
 	}
-	if err := Advance(s, g); err != nil {
+	took, err := Advance(s, g)
+	if err != nil {
 		return 0, reconcile.TerminalError(err)
 	}
 	r.setCompliant(c)
+	if took {
+		// the next phase may be due at the same time: look again at once
+		return time.Millisecond, nil
+	}
 	return r.until(NextEvaluation(s, &c.Spec, g.Now)), nil
 }
 

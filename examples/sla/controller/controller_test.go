@@ -167,9 +167,13 @@ func TestBreachAfterFiveMinutesRecordsCompensation(t *testing.T) {
 }
 
 func TestBreachFromActiveGoesThroughDegraded(t *testing.T) {
-	// an operator that was down for the whole dip still takes both steps
+	// an operator that was down for the whole dip takes both steps, one
+	// per status write, and looks again at once after the first
 	h := newHarness(t, metrics.Step{From: t0, Value: 0.999}, metrics.Step{From: at(2 * time.Minute), Value: 0.80})
 	h.active()
+	if wait := h.evalAt(at(20 * time.Minute)); h.c.Status.Phase != slav1.SLADegraded || wait != time.Millisecond {
+		t.Fatalf("first evaluation: phase %s, requeue %v", h.c.Status.Phase, wait)
+	}
 	h.wantPhase(at(20*time.Minute), slav1.SLABreached)
 	var events []string
 	for _, tr := range h.taken {
@@ -183,6 +187,7 @@ func TestBreachFromActiveGoesThroughDegraded(t *testing.T) {
 func TestResolveNeedsAcknowledgement(t *testing.T) {
 	h := newHarness(t, metrics.Step{From: t0, Value: 0.999}, metrics.Step{From: at(2 * time.Minute), Value: 0.85})
 	h.active()
+	h.wantPhase(at(20*time.Minute), slav1.SLADegraded)
 	h.wantPhase(at(20*time.Minute), slav1.SLABreached)
 	if wait := h.evalAt(at(21 * time.Minute)); wait != 0 || h.c.Status.Phase != slav1.SLABreached {
 		t.Fatalf("breached without acknowledgement: phase %s, requeue %v (want none)", h.c.Status.Phase, wait)
@@ -213,7 +218,7 @@ func TestUnreachableLeavesPhaseAndSetsCondition(t *testing.T) {
 		t.Fatalf("requeue %v, want the interval", wait)
 	}
 	h.script.Err = nil
-	h.wantPhase(at(10*time.Minute), slav1.SLABreached)
+	h.wantPhase(at(10*time.Minute), slav1.SLADegraded)
 	if cond := meta.FindStatusCondition(h.c.Status.Conditions, MetricsAvailable); cond.Status != metav1.ConditionTrue {
 		t.Fatalf("condition after recovery %+v", cond)
 	}

@@ -111,25 +111,22 @@ func metaTime(t *time.Time) *metav1.Time {
 	return &m
 }
 
-// Advance fires the guarded transitions out of the current phase until none
-// is admitted, each through its generated typed method, and returns the
-// first error that is not a guard's refusal.
-func Advance(s *slav1.SLAContractStatus, g *Guards) error {
-	for range 4 { // the longest chain: pending, active, degraded, breached, resolved
-		before := s.Phase
-		for _, fire := range next(s) {
-			if err := fire(g); err != nil && !isRefusal(err) {
-				return err
-			}
-			if s.Phase != before {
-				break
-			}
+// Advance fires at most one guarded transition out of the current phase,
+// through its generated typed method, and reports whether it did. One per
+// status write, because the API server admits only single steps of the
+// machine (active -> breached is refused even when both guards would admit).
+// Errors other than a guard's refusal are returned.
+func Advance(s *slav1.SLAContractStatus, g *Guards) (bool, error) {
+	before := s.Phase
+	for _, fire := range next(s) {
+		if err := fire(g); err != nil && !isRefusal(err) {
+			return false, err
 		}
-		if s.Phase == before {
-			return nil
+		if s.Phase != before {
+			return true, nil
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // next lists the events to try from the current phase, most severe first.
