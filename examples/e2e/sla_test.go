@@ -487,4 +487,3 @@ func loadSample(t *testing.T) *slav1.SLAContract {
 	}
 	return &s
 }
-
