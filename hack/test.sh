@@ -5,7 +5,8 @@
 #   2. a staleness check: the checked-in generated files of the examples
 #      must match what modelgen generates now;
 #   3. the envtest tier: a real kube-apiserver + etcd (built once by
-#      hack/controlplane.sh and cached outside the checkout).
+#      hack/controlplane.sh and cached outside the checkout), and for the
+#      SLA operator a real Prometheus (hack/prometheus.sh).
 # Set MODELGEN_SKIP_ENVTEST=1 to skip step 3 on a machine without the time
 # to build the control plane.
 set -euo pipefail
@@ -36,4 +37,11 @@ fi
 echo "== envtest tier (real kube-apiserver + etcd)" >&2
 KUBEBUILDER_ASSETS="$(hack/controlplane.sh)"
 export KUBEBUILDER_ASSETS
+# The SLA operator's tests also need a real Prometheus (hack/prometheus.sh
+# installs Debian's package); without one they skip, and this says so.
+if prom_dir="$(hack/prometheus.sh)"; then
+	export PATH="$prom_dir:$PATH" MODELGEN_REQUIRE_PROMETHEUS=1
+else
+	echo "== WARNING: no Prometheus: the SLA operator's tests against a real Prometheus will SKIP" >&2
+fi
 (cd examples && go vet -tags envtest ./... && go test -count=1 -p 1 -timeout 30m -tags envtest ./...)
