@@ -52,7 +52,7 @@ func (c *ApplyContext) AddRule(rule, message string) {
 func (c *ApplyContext) AddParentRule(rule, message string) {
 	r := apiext.ValidationRule{Rule: rule, Message: message}
 	if c.Field != nil && c.Field.JSONName != "" {
-		r.FieldPath = "." + c.Field.JSONName
+		r.FieldPath = CELFieldPath(c.Field.JSONName)
 	}
 	c.Parent.XValidations = appendRule(c.Parent.XValidations, r)
 }

@@ -24,12 +24,24 @@ func sibling(u *Use, name string) (*Field, error) {
 	if f.JSONName == "" || f.Skip {
 		return nil, errorf("%q: field %s has no JSON name, so no rule can read it", u.Name, name)
 	}
+	if !CELReadable(f.JSONName) {
+		return nil, errorf("%q reads field %s: %s", u.Name, name, CELUnreadable(f.JSONName))
+	}
 	return f, nil
+}
+
+// readableSelf checks that the rule a cross-field keyword puts on the
+// parent can read the field that carries it.
+func readableSelf(u *Use) error {
+	if u.Field != nil && u.Field.JSONName != "" && !CELReadable(u.Field.JSONName) {
+		return errorf("%q on field %s: %s", u.Name, u.Field.GoName, CELUnreadable(u.Field.JSONName))
+	}
+	return nil
 }
 
 // celValue reads a field as validator sees it: its zero value when absent.
 func celValue(f *Field) string {
-	ref := "self." + celIdent(f.JSONName)
+	ref := celSelf(f.JSONName)
 	zero := celZero(f.Type)
 	if zero == "" {
 		return ref
@@ -58,7 +70,7 @@ func celZero(t *TypeRef) string {
 // celHasValue is validator's "has a value": non-zero, or non-nil for
 // nillable kinds.
 func celHasValue(f *Field) string {
-	ref := "self." + celIdent(f.JSONName)
+	ref := celSelf(f.JSONName)
 	has := "has(" + ref + ")"
 	if f.Type.Nillable() {
 		return has
@@ -100,7 +112,10 @@ func celNonZero(ref string, t *TypeRef, depth int) (string, bool) {
 			terms = append(terms, inner)
 			continue
 		}
-		sub := ref + "." + celIdent(f.JSONName)
+		sub, ok := CELField(ref, f.JSONName)
+		if !ok {
+			return "", false
+		}
 		inner, ok := celNonZero(sub, f.Type, depth+1)
 		if !ok {
 			return "", false
@@ -112,25 +127,6 @@ func celNonZero(ref string, t *TypeRef, depth int) (string, bool) {
 	}
 	return "(" + strings.Join(terms, " || ") + ")", true
 }
-
-// celIdent escapes a JSON name for CEL field selection.
-func celIdent(name string) string {
-	ok := name != ""
-	for i, r := range name {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			ok = false
-		}
-	}
-	if ok && !celReserved[name] {
-		return name
-	}
-	r := strings.NewReplacer("__", "__underscores__", ".", "__dot__", "-", "__dash__", "/", "__slash__")
-	return r.Replace(name)
-}
-
-var celReserved = map[string]bool{"true": true, "false": true, "null": true, "in": true, "as": true, "break": true, "const": true,
-	"continue": true, "else": true, "for": true, "function": true, "if": true, "import": true, "let": true, "loop": true,
-	"package": true, "namespace": true, "return": true, "var": true, "void": true, "while": true}
 
 // fieldCompare: eqfield, nefield, gtfield, gtefield, ltfield, ltefield.
 type fieldCompare struct{ op string }
@@ -151,6 +147,9 @@ func (k fieldCompare) Resolve(u *Use) (any, error) {
 		ok = numKinds | kindSet(KindTime, KindString)
 	}
 	if err := checkKind(u, ok); err != nil {
+		return nil, err
+	}
+	if err := readableSelf(u); err != nil {
 		return nil, err
 	}
 	f, err := sibling(u, u.Param)
@@ -181,9 +180,9 @@ func (k fieldCompare) Apply(c *ApplyContext) {
 			continue
 		}
 		if k.op == "nefield" {
-			rule = "!has(self." + celIdent(f.JSONName) + ") || " + rule
+			rule = "!has(" + celSelf(f.JSONName) + ") || " + rule
 		} else {
-			rule = "has(self." + celIdent(f.JSONName) + ") && " + rule
+			rule = "has(" + celSelf(f.JSONName) + ") && " + rule
 		}
 	}
 	c.AddParentRule(rule, c.Field.JSONName+" must be "+compareOps[k.op]+" "+other.JSONName)
@@ -229,6 +228,9 @@ func (k conditional) Resolve(u *Use) (any, error) {
 		}
 		return nil, errorf("%q needs one or more field names", u.Name)
 	}
+	if err := readableSelf(u); err != nil {
+		return nil, err
+	}
 	var conds []condition
 	step := 1
 	if paired {
@@ -263,7 +265,7 @@ func (k conditional) Apply(c *ApplyContext) {
 			term := celValue(cd.field) + " == " + lit
 			if cd.field.Type.Kind == KindPointer {
 				// a nil pointer never equals the value
-				term = "(has(self." + celIdent(cd.field.JSONName) + ") && " + term + ")"
+				term = "(has(" + celSelf(cd.field.JSONName) + ") && " + term + ")"
 			}
 			terms = append(terms, term)
 		case strings.HasSuffix(k.name, "without") || strings.HasSuffix(k.name, "without_all"):
@@ -297,6 +299,3 @@ func celLiteral(v any) string {
 	b, _ := jsonMarshal(v)
 	return string(b)
 }
-
-// CELIdent escapes a JSON property name for a CEL field selection.
-func CELIdent(name string) string { return celIdent(name) }

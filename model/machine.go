@@ -142,6 +142,10 @@ func resolveMachine(owner *Type, f *Field) (*Machine, Diagnostics) {
 	}
 	r := &machineResolver{m: &Machine{Name: phase.Name, Owner: owner, Field: f, Phase: phase, Tag: f.StateTag, Spec: spec}, diags: &diags}
 	r.resolve()
+	if f.JSONName != "" && !CELReadable(f.JSONName) {
+		// no transition rule could read the phase
+		diags.Errorf(f.StateTag.At(0), "state: %s, so it cannot enforce the %s state machine; rename the JSON property", CELUnreadable(f.JSONName), phase.Name)
+	}
 	return r.m, diags
 }
 

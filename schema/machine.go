@@ -81,7 +81,7 @@ func MachineRules(m *model.Machine) []apiext.ValidationRule {
 }
 
 func transitionRule(m *model.Machine) apiext.ValidationRule {
-	self, old := "self."+phaseIdent(m), "oldSelf."+phaseIdent(m)
+	self, old := phaseField("self", m), phaseField("oldSelf", m)
 	legal := []string{self + " == " + old}
 	for _, from := range m.States {
 		targets := targetsOf(m, from.Value)
@@ -106,10 +106,10 @@ func transitionRule(m *model.Machine) apiext.ValidationRule {
 }
 
 func initialRule(m *model.Machine) apiext.ValidationRule {
-	self, name, yes := "self."+phaseIdent(m), m.Field.JSONName, true
+	self, name, yes := phaseField("self", m), m.Field.JSONName, true
 	start := name + " must start at " + m.Initial + ", the initial state of the " + m.Name + " state machine"
 	return apiext.ValidationRule{
-		Rule:              "(oldSelf.hasValue() && has(oldSelf.value()." + phaseIdent(m) + ")) || !has(" + self + ") || " + self + " == " + celString(m.Initial),
+		Rule:              "(oldSelf.hasValue() && has(" + phaseField("oldSelf.value()", m) + ")) || !has(" + self + ") || " + self + " == " + celString(m.Initial),
 		Message:           start,
 		MessageExpression: celString(start+", not ") + " + " + self,
 		FieldPath:         fieldPath(m),
@@ -153,15 +153,15 @@ func allowed(m *model.Machine) string {
 	return out
 }
 
-func phaseIdent(m *model.Machine) string { return model.CELIdent(m.Field.JSONName) }
+// phaseField reads the phase property on base, escaped as the API server
+// expects (model.CELField; Load refuses a phase CEL cannot read).
+func phaseField(base string, m *model.Machine) string {
+	sel, _ := model.CELField(base, m.Field.JSONName)
+	return sel
+}
 
 // fieldPath points the error at the phase property.
-func fieldPath(m *model.Machine) string {
-	if simpleID.MatchString(m.Field.JSONName) {
-		return "." + m.Field.JSONName
-	}
-	return "[" + celString(m.Field.JSONName) + "]"
-}
+func fieldPath(m *model.Machine) string { return model.CELFieldPath(m.Field.JSONName) }
 
 func celString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"

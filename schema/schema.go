@@ -246,14 +246,14 @@ func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiex
 	if parent != nil {
 		for _, r := range scratchParent.XValidations {
 			if guard != "" {
-				ref := "self." + celIdent(f)
+				ref := celSelf(f)
 				r.Rule = "!has(" + ref + ") || " + ref + " == " + guard + " || (" + r.Rule + ")"
 			} else if omitted && lv.Type.Nillable() {
 				// omitempty skips a nil pointer, slice or map: a missing field
-				r.Rule = "!has(self." + celIdent(f) + ") || (" + r.Rule + ")"
-			} else if nz, ok := model.CELNonZero("self."+celIdent(f), lv.Type); omitted && ok && lv.Type.Kind == model.KindStruct {
+				r.Rule = "!has(" + celSelf(f) + ") || (" + r.Rule + ")"
+			} else if nz, ok := model.CELNonZero(celSelf(f), lv.Type); omitted && ok && lv.Type.Kind == model.KindStruct {
 				// omitempty skips a struct whose fields are all zero
-				r.Rule = "!has(self." + celIdent(f) + ") || !" + nz + " || (" + r.Rule + ")"
+				r.Rule = "!has(" + celSelf(f) + ") || !" + nz + " || (" + r.Rule + ")"
 			}
 			parent.XValidations = append(parent.XValidations, r)
 		}
@@ -355,7 +355,11 @@ func zeroGuard(lv *model.Level) string {
 	return ""
 }
 
-func celIdent(f *model.Field) string { return model.CELIdent(f.JSONName) }
+// celSelf reads the field on the parent (see model.CELField).
+func celSelf(f *model.Field) string {
+	sel, _ := model.CELField("self", f.JSONName)
+	return sel
+}
 
 // merge copies the validations in inner onto self. When omitempty lets the
 // zero value of a scalar through, and inner rejects it, inner is wrapped:

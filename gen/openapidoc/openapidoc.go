@@ -21,6 +21,10 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	// every rule the documents will carry compiles
+	if d := set.CompileRules(c.Model.SortedTypes()); d.HasErrors() {
+		return nil, append(diags, d...)
+	}
 	var files []gen.File
 	for _, pk := range c.Model.Packages {
 		if !hasEntryPoint(pk) {

@@ -1,0 +1,168 @@
+package cli_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structural "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"sigs.k8s.io/yaml"
+
+	"github.com/modelgen/modelgen/internal/cli"
+)
+
+// TestCELEscapedNames generates the CRD of testdata/cel, whose properties
+// are named `in`, `namespace`, `true`, `x-y`, `a.b`, `c/d`, `e__f` and
+// `life-cycle`, read by cross-field rules and a state machine, and judges
+// objects with the API server's own validation (schema and CEL), in
+// process: each rule reads the property it means.
+func TestCELEscapedNames(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "cel"), dir)
+	withModelgenModule(t, dir, "example.com/cel")
+	if r := run("generate", "-C", dir, "./..."); r.code != cli.ExitOK {
+		t.Fatalf("generate: %v", r)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "config", "crd", "bases", "cel.example.com_odds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crd apiext.CustomResourceDefinition
+	if err := yaml.Unmarshal(data, &crd); err != nil {
+		t.Fatal(err)
+	}
+	for _, escaped := range []string{"self.__in__", "self.__namespace__", "self.__true__", "self.x__dash__y", "self.a__dot__b", "self.c__slash__d", "self.e__underscores__f", "self.life__dash__cycle"} {
+		if !strings.Contains(string(data), escaped) {
+			t.Errorf("the CRD reads no %s", escaped)
+		}
+	}
+	v := newServerValidator(t, crd.Spec.Versions[0].Schema.OpenAPIV3Schema)
+	valid := map[string]any{"in": 2, "namespace": 1}
+	with := func(extra map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, x := range valid {
+			out[k] = x
+		}
+		for k, x := range extra {
+			out[k] = x
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		spec map[string]any
+		ok   bool
+	}{
+		{"in > namespace", valid, true},
+		{"in == namespace (gtfield)", with(map[string]any{"in": 1}), false},
+		{"a.b without x-y (required_with)", with(map[string]any{"a.b": "x"}), false},
+		{"a.b with x-y", with(map[string]any{"a.b": "x", "x-y": "y"}), true},
+		{"x-y alone", with(map[string]any{"x-y": "y"}), true},
+		{"c/d with e__f (excluded_with)", with(map[string]any{"c/d": "x", "e__f": "y"}), false},
+		{"c/d alone", with(map[string]any{"c/d": "x"}), true},
+		{"true > in (ltefield)", with(map[string]any{"true": 3}), false},
+		{"true == in", with(map[string]any{"true": 2}), true},
+	} {
+		errs := v.validate(map[string]any{"spec": c.spec}, nil)
+		if (len(errs) == 0) != c.ok {
+			t.Errorf("%s: want accepted %v, got %v", c.name, c.ok, errs)
+		}
+	}
+	phase := func(p string) map[string]any {
+		return map[string]any{"spec": valid, "status": map[string]any{"life-cycle": p}}
+	}
+	for _, c := range []struct {
+		name     string
+		old, cur map[string]any
+		ok       bool
+	}{
+		{"create at New", nil, phase("New"), true},
+		{"create at Done (initial)", nil, phase("Done"), false},
+		{"New -> Done", phase("New"), phase("Done"), true},
+		{"Done -> New (no such transition)", phase("Done"), phase("New"), false},
+	} {
+		errs := v.validate(c.cur, c.old)
+		if (len(errs) == 0) != c.ok {
+			t.Errorf("%s: want accepted %v, got %v", c.name, c.ok, errs)
+		}
+	}
+}
+
+// serverValidator is the API server's validation of a custom resource: its
+// OpenAPI schema validator and the CEL validator of its root schema.
+type serverValidator struct {
+	cel    *cel.Validator
+	s      *structural.Structural
+	schema apiservervalidation.SchemaValidator
+}
+
+func newServerValidator(t *testing.T, root *apiext.JSONSchemaProps) serverValidator {
+	t.Helper()
+	internal := &apiextensions.JSONSchemaProps{}
+	if err := apiext.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(root, internal, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := structural.NewStructural(internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, _, err := apiservervalidation.NewSchemaValidator(internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serverValidator{cel.NewValidator(s, true, celconfig.PerCallLimit), s, sv}
+}
+
+// validate judges a create (old nil) or an update of an object with the
+// given fields.
+func (v serverValidator) validate(fields, oldFields map[string]any) field.ErrorList {
+	object := func(f map[string]any) map[string]any {
+		obj := map[string]any{"apiVersion": "cel.example.com/v1", "kind": "Odd", "metadata": map[string]any{"name": "x"}}
+		for k, x := range f {
+			obj[k] = x
+		}
+		return obj
+	}
+	obj := object(fields)
+	var old any
+	var errs field.ErrorList
+	if oldFields == nil {
+		errs = apiservervalidation.ValidateCustomResource(field.NewPath("root"), obj, v.schema)
+	} else {
+		old = object(oldFields)
+		errs = apiservervalidation.ValidateCustomResourceUpdate(field.NewPath("root"), obj, old, v.schema)
+	}
+	celErrs, _ := v.cel.Validate(context.Background(), field.NewPath("root"), v.s, obj, old, celconfig.RuntimeCELCostBudget)
+	return append(errs, celErrs...)
+}
+
+// withModelgenModule makes dir a module with this checkout's requirements
+// (so its packages may import Kubernetes' API types) that requires this
+// checkout of modelgen.
+func withModelgenModule(t *testing.T, dir, module string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(mod), "\n")
+	mod = []byte("module " + module + "\n" + rest + "\nrequire github.com/modelgen/modelgen v0.0.0\n\nreplace github.com/modelgen/modelgen => " + root + "\n")
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "go.mod"), string(mod))
+	writeFile(t, filepath.Join(dir, "go.sum"), string(sum))
+}

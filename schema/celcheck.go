@@ -1,0 +1,153 @@
+package schema
+
+import (
+	"sort"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	celmodel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/apiserver/pkg/cel/environment"
+
+	"github.com/modelgen/modelgen/model"
+)
+
+// CompileRules compiles every CEL rule (x-kubernetes-validations: rule and
+// messageExpression) in the schemas of the given types with the API
+// server's own CEL compiler, each against the schema it sits on, and
+// reports each rule that does not compile at the Go field (or type) it is
+// written for. The CRD backend gets the same check from the API server's
+// CRD validation; this one covers every schema, those that only the OpenAPI
+// document carries included, so no output holds a rule that does not
+// compile. The cost budget is the CRD check's concern: it depends on where
+// a type is used.
+func (s *Set) CompileRules(types []*model.Type) model.Diagnostics {
+	var diags model.Diagnostics
+	env := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	for _, t := range types {
+		if t.TypeKind != model.TypeStruct {
+			continue
+		}
+		own := s.Parser.Schemata[Ident(t)]
+		if !hasRules(&own) {
+			continue
+		}
+		s.Parser.NeedFlattenedSchemaFor(Ident(t))
+		flat := s.Parser.FlattenedSchemata[Ident(t)]
+		c := &ruleCompiler{env: env, diags: &diags}
+		c.walk(&own, &flat, t, t.Root && t.Resource != nil, t.Pos, t.Name)
+	}
+	return diags
+}
+
+type ruleCompiler struct {
+	env   *environment.EnvSet
+	diags *model.Diagnostics
+}
+
+// walk compiles the rules of the nodes of a type's own schema (own), each
+// against the flattened node (flat) that the server would see; a $ref in
+// own is another type's, compiled when that type's turn comes.
+func (c *ruleCompiler) walk(own, flat *apiext.JSONSchemaProps, t *model.Type, resourceRoot bool, pos model.Pos, where string) {
+	if own == nil || flat == nil || own.Ref != nil {
+		return
+	}
+	if len(own.XValidations) > 0 {
+		c.compile(flat, resourceRoot, pos, where)
+	}
+	for _, name := range sortedNames(own.Properties) {
+		o, f := own.Properties[name], flat.Properties[name]
+		p := pos
+		if field := fieldOf(t, name); field != nil {
+			p = field.Pos
+			if field.Validate != nil {
+				p = field.Validate.Raw.Pos
+			}
+		}
+		c.walk(&o, &f, nil, false, p, where+"."+name)
+	}
+	if own.Items != nil && own.Items.Schema != nil && flat.Items != nil {
+		c.walk(own.Items.Schema, flat.Items.Schema, nil, false, pos, where+"[]")
+	}
+	if own.AdditionalProperties != nil && own.AdditionalProperties.Schema != nil && flat.AdditionalProperties != nil {
+		c.walk(own.AdditionalProperties.Schema, flat.AdditionalProperties.Schema, nil, false, pos, where+"{}")
+	}
+}
+
+func (c *ruleCompiler) compile(flat *apiext.JSONSchemaProps, resourceRoot bool, pos model.Pos, where string) {
+	internal := &apiextensions.JSONSchemaProps{}
+	if err := apiext.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(flat, internal, nil); err != nil {
+		c.diags.Errorf(pos, "%s: the API server cannot read the schema its CEL rules are on: %v", where, err)
+		return
+	}
+	structural, err := structuralschema.NewStructural(internal)
+	if err != nil {
+		c.diags.Errorf(pos, "%s: the API server cannot read the schema its CEL rules are on: %v", where, err)
+		return
+	}
+	results, err := cel.Compile(structural, celmodel.SchemaDeclType(structural, resourceRoot), celconfig.PerCallLimit, c.env, cel.NewExpressionsEnvLoader())
+	if err != nil {
+		c.diags.Errorf(pos, "%s: the API server cannot compile its CEL rules: %v", where, err)
+		return
+	}
+	for i, r := range results {
+		rule := flat.XValidations[i]
+		if r.Error != nil {
+			c.diags.Errorf(pos, "%s: CEL rule %q does not compile: %s", where, rule.Rule, r.Error.Detail)
+		}
+		if r.MessageExpressionError != nil {
+			c.diags.Errorf(pos, "%s: the messageExpression %q of CEL rule %q does not compile: %s", where, rule.MessageExpression, rule.Rule, r.MessageExpressionError.Detail)
+		}
+	}
+}
+
+// hasRules reports whether a schema or anything inside it (short of a
+// $ref) carries CEL rules.
+func hasRules(s *apiext.JSONSchemaProps) bool {
+	if s == nil || s.Ref != nil {
+		return false
+	}
+	if len(s.XValidations) > 0 {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasRules(&p) {
+			return true
+		}
+	}
+	if s.Items != nil && hasRules(s.Items.Schema) {
+		return true
+	}
+	return s.AdditionalProperties != nil && hasRules(s.AdditionalProperties.Schema)
+}
+
+// fieldOf finds the field of t (inlined structs included) with a JSON name.
+func fieldOf(t *model.Type, name string) *model.Field {
+	if t == nil {
+		return nil
+	}
+	for _, f := range t.Fields {
+		if f.JSONName == name && !f.Inline {
+			return f
+		}
+		if f.Inline || f.JSONName == "" {
+			if inner := f.Type.Deref().Named; inner != nil {
+				if g := fieldOf(inner, name); g != nil {
+					return g
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func sortedNames(m map[string]apiext.JSONSchemaProps) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
