@@ -11,6 +11,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiservercel "k8s.io/apiserver/pkg/cel"
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
@@ -271,6 +272,20 @@ func TestRoleViews(t *testing.T) {
 			t.Errorf("the auditor view keeps a write on %s", path)
 		}
 	}
+	// the auditor cannot see cardLast4: the rule that reads it is not in
+	// its view, the others are; no view keeps a rule on a hidden property
+	var kept []string
+	for _, r := range auditor.Components.Schemas["PaymentOrderSpec"].Value.Extensions["x-kubernetes-validations"].([]any) {
+		kept = append(kept, r.(map[string]any)["rule"].(string))
+	}
+	if len(kept) != 2 || slices.ContainsFunc(kept, func(r string) bool { return strings.Contains(r, "cardLast4") }) {
+		t.Errorf("the auditor's PaymentOrderSpec keeps the rules %q, want the two that read no hidden property", kept)
+	}
+	for _, f := range files {
+		if strings.Contains(filepath.Base(f.Path), "openapi.") {
+			rulesReadOnlyVisible(t, filepath.Base(f.Path), view(filepath.Base(f.Path)))
+		}
+	}
 	operator := view("openapi.operator.yaml")
 	status := operator.Paths.Find("/apis/payments.example.com/v1alpha1/namespaces/{namespace}/paymentorders/{name}/status")
 	if status == nil || status.Put == nil || status.Patch == nil {
@@ -311,5 +326,32 @@ func TestAccessExtensions(t *testing.T) {
 	}
 	if _, ok := openapi.Extensions(field("PaymentOrder", "Status"))[ext.AccessName]; !ok {
 		t.Error("no extension on PaymentOrder.status")
+	}
+}
+
+var selection = regexp.MustCompile(`\b(?:self|oldSelf|value\(\))\.([A-Za-z_][A-Za-z0-9_]*)(\(?)`)
+
+// rulesReadOnlyVisible checks that every property a component's CEL rules
+// read directly is a property of the component in that view.
+func rulesReadOnlyVisible(t *testing.T, name string, doc *openapi3.T) {
+	t.Helper()
+	for component, ref := range doc.Components.Schemas {
+		rules, _ := ref.Value.Extensions["x-kubernetes-validations"].([]any)
+		for _, r := range rules {
+			rule := r.(map[string]any)["rule"].(string)
+			for _, m := range selection.FindAllStringSubmatch(rule, -1) {
+				if m[2] == "(" {
+					continue // a method: hasValue(), value()
+				}
+				prop, ok := apiservercel.Unescape(m[1])
+				if !ok {
+					t.Errorf("%s: %s: rule %q: %s is no escaped name", name, component, rule, m[1])
+					continue
+				}
+				if _, seen := ref.Value.Properties[prop]; !seen && !slices.ContainsFunc(ref.Value.AllOf, func(a *openapi3.SchemaRef) bool { return a.Value != nil && a.Value.Properties[prop] != nil }) {
+					t.Errorf("%s: %s: rule %q reads %s, which the view does not show", name, component, rule, prop)
+				}
+			}
+		}
 	}
 }

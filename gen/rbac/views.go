@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -69,8 +70,9 @@ func viewPath(pk *model.Package, cfg gen.Config, role string) string {
 
 // RoleView returns a copy of an OpenAPI document holding only what a role
 // may see: properties it may not read are removed from the schemas of
-// governed types (and from their required lists), embedded structs it may
-// not read leave their allOf, operations its Kubernetes verbs do not allow
+// governed types (and from their required lists, and the CEL rules that
+// read them from the schema's x-kubernetes-validations), embedded structs it
+// may not read leave their allOf, operations its Kubernetes verbs do not allow
 // leave the paths (see Rights.Verbs; delete is never kept), and components
 // no path reaches any more are dropped. doc is not modified.
 func RoleView(doc *openapi3.T, rules *model.AccessRules, pk *model.Package, role string) (*openapi3.T, error) {
@@ -120,6 +122,7 @@ func componentTypes(doc *openapi3.T, rules *model.AccessRules, pk *model.Package
 // pruneSchema removes from one component what the role may not read, by the
 // type's own rules (containers are separate components).
 func pruneSchema(s *openapi3.Schema, tr *model.TypeAccess, role string) {
+	var hidden []string
 	for _, fr := range tr.Fields {
 		if contains(fr.Read, role) {
 			continue
@@ -129,14 +132,74 @@ func pruneSchema(s *openapi3.Schema, tr *model.TypeAccess, role string) {
 			s.AllOf = slices.DeleteFunc(s.AllOf, func(r *openapi3.SchemaRef) bool {
 				return refTypeName(r.Ref) == fr.Field.Type.Deref().TypeName
 			})
+			hidden = append(hidden, jsonNames(fr.Field.Type.Deref().Named, 0)...)
 		case !fr.Field.Skip:
 			delete(s.Properties, fr.Field.JSONName)
 			s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return n == fr.Field.JSONName })
+			hidden = append(hidden, fr.Field.JSONName)
 		}
 	}
 	if len(s.Required) == 0 {
 		s.Required = nil
 	}
+	dropRulesReading(s, hidden)
+}
+
+// jsonNames lists the JSON names of a struct's fields, inlined ones'
+// included.
+func jsonNames(t *model.Type, depth int) []string {
+	if t == nil || depth > 8 {
+		return nil
+	}
+	var out []string
+	for _, f := range t.Fields {
+		switch {
+		case f.Skip:
+		case f.Inline:
+			out = append(out, jsonNames(f.Type.Deref().Named, depth+1)...)
+		case f.JSONName != "":
+			out = append(out, f.JSONName)
+		}
+	}
+	return out
+}
+
+// ruleName is the x- extension that carries CEL rules.
+const ruleName = "x-kubernetes-validations"
+
+// dropRulesReading removes the CEL rules that read a property the view
+// hides: in the view they would not compile, and the role could not
+// satisfy them anyway. A rule reads a property through self, oldSelf or
+// oldSelf.value(), with the name escaped as model.CELField writes it.
+func dropRulesReading(s *openapi3.Schema, hidden []string) {
+	rules, ok := s.Extensions[ruleName].([]any)
+	if !ok || len(hidden) == 0 {
+		return
+	}
+	var alts []string
+	for _, name := range hidden {
+		if sel, ok := model.CELField("", name); ok {
+			alts = append(alts, regexp.QuoteMeta(sel))
+		}
+	}
+	if len(alts) == 0 {
+		return
+	}
+	reads := regexp.MustCompile(`\b(?:self|oldSelf|value\(\))(?:` + strings.Join(alts, "|") + `)\b`)
+	keep := rules[:0:0]
+	for _, r := range rules {
+		rule, _ := r.(map[string]any)
+		text, _ := rule["rule"].(string)
+		msg, _ := rule["messageExpression"].(string)
+		if !reads.MatchString(text) && !reads.MatchString(msg) {
+			keep = append(keep, r)
+		}
+	}
+	if len(keep) == 0 {
+		delete(s.Extensions, ruleName)
+		return
+	}
+	s.Extensions[ruleName] = keep
 }
 
 func refTypeName(ref string) string {
