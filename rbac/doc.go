@@ -34,7 +34,9 @@
 // compared with the zero value. A list or map whose length or keys change
 // is a change to the list or map itself, and so is an element of pointer
 // type that turns from nil to a struct or back (null and {} are different
-// JSON); elements are compared field by field, added and removed ones
+// JSON), as is a slice or map field without omitempty that turns from nil
+// to empty or back (null against [] or {}); elements are compared field by
+// field, added and removed ones
 // against the zero value. So a subject that may not write a list or map
 // never changes its shape.
 //

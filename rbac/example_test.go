@@ -74,6 +74,6 @@ func ExampleParsePolicy() {
 		fmt.Println(tenant, read)
 	}
 	// Output:
-	// acme [(Base) id version tenant title count score tags reviewer reviewer.name items items[].sku refs refs[].sku byKey byKey{}.sku pair pair[].sku kind]
+	// acme [(Base) id version tenant title count score tags reviewer reviewer.name items items[].sku refs refs[].sku byKey byKey{}.sku pair pair[].sku kind notes lines lines[].sku]
 	// globex [title owner owner.name]
 }

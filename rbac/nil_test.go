@@ -111,3 +111,33 @@ func TestShapeKeptWithoutWriteRights(t *testing.T) {
 		t.Errorf("an editor flipping null and {}: want a WriteError naming ptrByKey, got %v", err)
 	}
 }
+
+// TestNilAndEmptyDifferWithoutOmitempty: a slice or map field without
+// omitempty is null when nil and [] or {} when empty; turning one into the
+// other is a change of the field, refused to a subject that may not write
+// it and undone by StripWrite. With omitempty both are left out, so it is
+// no change.
+func TestNilAndEmptyDifferWithoutOmitempty(t *testing.T) {
+	docs := rbac.NewGuard(rbac.NewStore(nil), testtypes.DocAccess)
+	viewer := rbac.Subject{Tenant: "acme", Roles: []string{"viewer"}}
+	editor := rbac.Subject{Tenant: "acme", Roles: []string{"editor"}}
+	old := func() *testtypes.Doc {
+		return &testtypes.Doc{Tenant: "acme", Tags: []string{}, Lines: []testtypes.Item{}}
+	}
+	flipped := func() *testtypes.Doc { return &testtypes.Doc{Tenant: "acme", Notes: []string{}} }
+	var we *rbac.WriteError
+	if err := docs.CheckWrite(viewer, old(), flipped()); !errors.As(err, &we) || !reflect.DeepEqual(we.Paths, []string{"lines", "notes"}) {
+		t.Errorf("a viewer turning null into [] and back: want a WriteError naming lines and notes (not tags, which omits both), got %v", err)
+	}
+	cur := flipped()
+	if _, err := docs.StripWrite(viewer, old(), cur); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(old())
+	if got, _ := json.Marshal(cur); string(got) != string(want) {
+		t.Errorf("after StripWrite by a viewer:\n got %s\nwant %s", got, want)
+	}
+	if err := docs.CheckWrite(editor, old(), flipped()); err != nil {
+		t.Errorf("an editor may write notes and lines: %v", err)
+	}
+}

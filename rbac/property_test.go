@@ -416,8 +416,11 @@ func forbiddenIn(table *rbac.Table, write []bool, removed reflect.Value, f field
 		removed = removed.Elem()
 	}
 	tp := table.Fields()[f.row].Path
-	if f.v.Kind() == reflect.Slice {
+	switch f.v.Kind() {
+	case reflect.Slice:
 		tp += "[]"
+	case reflect.Map:
+		tp += "{}"
 	}
 	var out []string
 	w := newWalker(table, func(g field, container bool) bool {

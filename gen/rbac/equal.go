@@ -14,7 +14,8 @@ import (
 // one (time.Time, metav1.Time, resource.Quantity), slices.Equal and
 // maps.Equal for containers of such values, and a generated function for
 // everything else, field by field. nil and empty slices and maps are equal,
-// as JSON clients see them.
+// as JSON clients see them with omitempty; for a field without omitempty
+// the diff also compares their nil-ness (null against [] or {}).
 type equalizer struct {
 	g     *goFile
 	names map[string]string // type string -> function name

@@ -339,8 +339,14 @@ func (g *goFile) diff(t *model.Type) {
 				g.diags.Errorf(fr.Field.Pos, "access: %s: %v", fr.Field.GoName, err)
 				continue
 			}
+			if nilShows(fr, st) {
+				ne = jen.Parens(jen.Add(ne).Op("||").Add(nilFlip(old(), cur())))
+			}
 			body = append(body, jen.If(jen.Op("!").Add(has(k)).Op("&&").Add(ne)).Block(jen.Id("d").Dot("Deny").Call(row(k))))
 			continue
+		}
+		if nilShows(fr, st) {
+			body = append(body, jen.If(jen.Op("!").Add(has(k)).Op("&&").Add(nilFlip(old(), cur()))).Block(jen.Id("d").Dot("Deny").Call(row(k))))
 		}
 		body = append(body, g.diffInto(fr, old, cur, k))
 	}
@@ -499,6 +505,29 @@ func goStruct(t *model.Type) (*types.Struct, *types.Named) {
 		return nil, nil
 	}
 	return st, named
+}
+
+// nilShows reports a slice or map field whose nil and empty values are
+// different JSON (null and [] or {}): one without omitempty. Turning one
+// into the other is then a change.
+func nilShows(fr *model.FieldAccess, st *types.Struct) bool {
+	if fr.Field.OmitEmpty {
+		return false
+	}
+	t := fieldType(st, fr)
+	if t == nil {
+		return false
+	}
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	}
+	return false
+}
+
+// nilFlip holds when one of two slices or maps is nil and the other not.
+func nilFlip(old, cur *jen.Statement) *jen.Statement {
+	return jen.Parens(old.Clone().Op("==").Nil()).Op("!=").Parens(cur.Clone().Op("==").Nil())
 }
 
 func fieldType(st *types.Struct, fr *model.FieldAccess) types.Type {

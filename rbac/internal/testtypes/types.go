@@ -32,6 +32,9 @@ type Doc struct {
 	Pair     [2]Item           `json:"pair"`
 	Internal string            `json:"-" access:"read=admin"`
 	Kind     Kind              `json:"kind"`
+	// without omitempty, nil (null) and empty ([]) are different JSON
+	Notes []string `json:"notes"`
+	Lines []Item   `json:"lines"`
 }
 
 // Base is embedded and inlined.

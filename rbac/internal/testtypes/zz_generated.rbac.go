@@ -54,6 +54,11 @@ var DocAccess = rbac.NewType(rbac.NewTable("github.com/modelgen/modelgen/rbac/in
 	{Path: "pair[].note", Parent: 32, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
 	{Path: "(Internal)", Parent: -1, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
 	{Path: "kind", Parent: -1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "notes", Parent: -1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "lines", Parent: -1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "lines[].sku", Parent: 39, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "lines[].price", Parent: 39, Read: []string{"admin", "auditor", "editor"}, Write: []string{"admin"}},
+	{Path: "lines[].note", Parent: 39, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
 }), rbac.Funcs[Doc]{
 	Diff:    rbacDiffDoc,
 	Prune:   rbacPruneDoc,
@@ -175,6 +180,16 @@ func rbacPruneDoc(m rbacMask, b int, v *Doc) {
 	if !m.Has(b + 37) {
 		v.Kind = ""
 	}
+	if !m.Has(b + 38) {
+		v.Notes = nil
+	}
+	if !m.Has(b + 39) {
+		v.Lines = nil
+	} else {
+		for i := range v.Lines {
+			rbacPruneItem(m, b+40, &v.Lines[i])
+		}
+	}
 }
 
 func rbacDiffDoc(m rbacMask, b int, old, cur *Doc, d *rbac.Diff) {
@@ -213,6 +228,13 @@ func rbacDiffDoc(m rbacMask, b int, old, cur *Doc, d *rbac.Diff) {
 	if !m.Has(b+37) && old.Kind != cur.Kind {
 		d.Deny(b + 37)
 	}
+	if !m.Has(b+38) && (!slices.Equal(old.Notes, cur.Notes) || (old.Notes == nil) != (cur.Notes == nil)) {
+		d.Deny(b + 38)
+	}
+	if !m.Has(b+39) && (old.Lines == nil) != (cur.Lines == nil) {
+		d.Deny(b + 39)
+	}
+	rbac.DiffSlice(m, b+39, old.Lines, cur.Lines, d, rbacDiffItem)
 }
 
 func rbacRestoreDoc(m rbacMask, b int, old, cur *Doc) {
@@ -282,6 +304,14 @@ func rbacRestoreDoc(m rbacMask, b int, old, cur *Doc) {
 	}
 	if !m.Has(b + 37) {
 		cur.Kind = old.Kind
+	}
+	if !m.Has(b + 38) {
+		cur.Notes = old.Notes
+	}
+	if !m.Has(b + 39) {
+		cur.Lines = old.Lines
+	} else {
+		rbac.RestoreSlice(m, b+40, old.Lines, &cur.Lines, rbacRestoreItem, rbacDiffItem)
 	}
 }
 
@@ -376,6 +406,8 @@ func _() {
 		Pair     [2]Item
 		Internal string
 		Kind     Kind
+		Notes    []string
+		Lines    []Item
 	}{})
 }
 
