@@ -148,36 +148,63 @@ func (b *builder) typeInfos(p *loader.Package) map[string]*markers.TypeInfo {
 }
 
 // selectRoots selects the entry points of a package: its Kubernetes kinds,
-// found as controller-gen finds them (see kindOf), and its +modelgen:model
-// types.
+// found as controller-gen finds them (see groupKinds), the lists of those
+// kinds, and its +modelgen:model types.
 func (b *builder) selectRoots(p *loader.Package) {
 	infos := b.typeInfos(p)
 	group, skipped := b.packageGroup(p)
+	kinds := b.groupKinds()[group]
 	var noGroup []*markers.TypeInfo
 	for _, n := range slices.Sorted(maps.Keys(infos)) {
 		info := infos[n]
-		kind := kindOf(p, info)
-		root := kind != notObject || info.Markers.Get(rootMarker.Name) == true
-		if root && group == "" && !skipped {
+		object := kindOf(p, info) != notObject || info.Markers.Get(rootMarker.Name) == true
+		if object && group == "" && !skipped {
 			noGroup = append(noGroup, info)
 		}
-		root = root && group != "" && info.Markers.Get("kubebuilder:skipversion") == nil
+		kind := group != "" && kinds[n] && info.Markers.Get("kubebuilder:skipversion") == nil
+		list := group != "" && object && strings.HasSuffix(n, "List") && kinds[strings.TrimSuffix(n, "List")] &&
+			infos[strings.TrimSuffix(n, "List")] != nil && infos[strings.TrimSuffix(n, "List")].Markers.Get("kubebuilder:skipversion") == nil
 		model := info.Markers.Get(ModelMarker.Name) != nil
-		if !root && !model {
+		if !kind && !list && !model {
 			continue
 		}
 		t := b.typeFor(p, n)
 		if t == nil {
 			continue
 		}
-		t.Root, t.Model = root, model
-		if root && kind == kubeKind {
+		t.Root, t.Model = kind || list, model
+		if kind {
 			t.Resource = resourceOf(t)
 		}
 	}
 	if len(noGroup) > 0 {
 		b.noteNoGroup(p, noGroup)
 	}
+}
+
+// groupKinds returns the kinds of each group as controller-gen's CRD
+// generator finds them: a struct embedding metav1.TypeMeta and
+// metav1.ObjectMeta in a package of the run with a +groupName (and without
+// +kubebuilder:skip) makes its name a kind of the group, and then a type of
+// that name in any package of the group is a version of it (as
+// `type Gateway v1.Gateway` in gateway-api's v1beta1).
+func (b *builder) groupKinds() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, p := range b.m.Loaded {
+		group, _ := b.packageGroup(p)
+		if group == "" {
+			continue
+		}
+		for name, info := range b.typeInfos(p) {
+			if kindOf(p, info) == kubeKind {
+				if out[group] == nil {
+					out[group] = map[string]bool{}
+				}
+				out[group][name] = true
+			}
+		}
+	}
+	return out
 }
 
 // packageGroup returns the +groupName of a package, and whether the package

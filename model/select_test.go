@@ -27,9 +27,13 @@ func selection(m *model.Model) []string {
 	return out
 }
 
-func loadKinds(t *testing.T, pkg string) *model.Model {
+func loadKinds(t *testing.T, pkgs ...string) *model.Model {
 	t.Helper()
-	m, err := model.Load(model.Config{Dir: filepath.Join("testdata", "kinds", pkg), Patterns: []string{"."}})
+	var patterns []string
+	for _, p := range pkgs {
+		patterns = append(patterns, "./"+p)
+	}
+	m, err := model.Load(model.Config{Dir: filepath.Join("testdata", "kinds"), Patterns: patterns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,17 +45,36 @@ func loadKinds(t *testing.T, pkg string) *model.Model {
 
 // TestKindsFoundAsControllerGenFindsThem: a kind is a struct embedding
 // metav1.TypeMeta and metav1.ObjectMeta, with or without the root marker;
-// a list and a root without ObjectMeta are roots but not kinds; a
-// skipversion kind is not selected.
+// its list is a root but not a kind; a root without ObjectMeta is not
+// selected; a skipversion kind and its list are not selected.
 func TestKindsFoundAsControllerGenFindsThem(t *testing.T) {
 	m := loadKinds(t, "v1")
 	got := selection(m)
-	want := []string{"Marked=kind", "Request", "Unmarked=kind", "UnmarkedList"}
+	want := []string{"Marked=kind", "Unmarked=kind", "UnmarkedList"}
 	if !slices.Equal(got, want) {
 		t.Errorf("selected %v, want %v", got, want)
 	}
 	if len(m.Diags) != 0 {
 		t.Errorf("unexpected diagnostics: %v", m.Diags)
+	}
+}
+
+// TestKindsOfTheGroupInOtherVersions: a type named as a kind of its group
+// is a version of that kind even when it is declared as another version's
+// type (controller-gen adds it to the CRD); alone, without the package
+// that makes the name a kind, it is not.
+func TestKindsOfTheGroupInOtherVersions(t *testing.T) {
+	var v2 []string
+	for _, s := range selection(loadKinds(t, "v1", "v2")) {
+		if s == "Marked=kind" || s == "MarkedList" || s == "Spec" {
+			v2 = append(v2, s)
+		}
+	}
+	if want := []string{"Marked=kind", "Marked=kind", "MarkedList"}; !slices.Equal(v2, want) {
+		t.Errorf("selected %v, want %v", v2, want)
+	}
+	if got := selection(loadKinds(t, "v2")); len(got) != 0 {
+		t.Errorf("v2 alone: selected %v, want nothing", got)
 	}
 }
 

@@ -34,7 +34,16 @@ type Internal struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 }
 
-// Request has the root marker but no ObjectMeta: an object, not a kind.
+// InternalList is the list of a kind whose version is not served.
+// +kubebuilder:object:root=true
+type InternalList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Internal `json:"items"`
+}
+
+// Request has the root marker but no ObjectMeta: an object, not a kind,
+// and not selected (controller-gen writes no CRD for it).
 // +kubebuilder:object:root=true
 type Request struct {
 	metav1.TypeMeta `json:",inline"`
