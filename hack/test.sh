@@ -4,10 +4,12 @@
 #      generated-code and in-process API-server validation tests);
 #   2. a staleness check: the checked-in generated files of the examples
 #      must match what modelgen generates now;
-#   3. the envtest tier: a real kube-apiserver + etcd (built once by
+#   3. the upstream tier (compat/upstream): controller-gen and modelgen side
+#      by side on gateway-api, cluster-api and prometheus-operator;
+#   4. the envtest tier: a real kube-apiserver + etcd (built once by
 #      hack/controlplane.sh and cached outside the checkout), and for the
 #      SLA operator a real Prometheus (hack/prometheus.sh).
-# Set MODELGEN_SKIP_ENVTEST=1 to skip step 3 on a machine without the time
+# Set MODELGEN_SKIP_ENVTEST=1 to skip step 4 on a machine without the time
 # to build the control plane.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -29,6 +31,13 @@ echo "== go test" >&2
 for m in "${modules[@]}"; do
 	(cd "$m" && go test -count=1 ./...)
 done
+
+# The upstream tier: controller-gen and modelgen side by side on real API
+# modules from the module proxy. Its own module, outside the workspace; the
+# go command may complete its go.sum when the root module's dependencies
+# change.
+echo "== upstream compatibility tier (compat/upstream)" >&2
+(cd compat/upstream && GOWORK=off GOFLAGS=-mod=mod go vet ./... && GOWORK=off GOFLAGS=-mod=mod go test -count=1 -timeout 30m ./...)
 
 if [ "${MODELGEN_SKIP_ENVTEST:-}" = "1" ]; then
 	echo "== envtest tier skipped (MODELGEN_SKIP_ENVTEST=1)" >&2
