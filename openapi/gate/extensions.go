@@ -185,9 +185,9 @@ func forEachBody(doc *openapi3.T, f func(op operation, pointer string, media *op
 	}
 }
 
-func jsonPointerEscape(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+func jsonPointerEscape(s string) string { return pointerEscaper.Replace(s) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))

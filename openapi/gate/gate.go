@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/oasdiff/oasdiff/load"
 	"golang.org/x/mod/semver"
@@ -59,13 +60,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	opts.Revision = cmp.Or(opts.Revision, DefaultRevision)
 	opts.Limits = opts.Limits.orDefaults()
-	base, err := readSide(ctx, opts.Base, opts.Dir, opts.Limits)
-	if err != nil {
-		return nil, inputErrorf("base: %w", err)
+	// The two sides load in parallel: loading is most of a large run.
+	var base, revision *side
+	var baseErr, revErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { base, baseErr = readSide(ctx, opts.Base, opts.Dir, opts.Limits) })
+	revision, revErr = readSide(ctx, opts.Revision, opts.Dir, opts.Limits)
+	wg.Wait()
+	if baseErr != nil {
+		return nil, inputErrorf("base: %w", baseErr)
 	}
-	revision, err := readSide(ctx, opts.Revision, opts.Dir, opts.Limits)
-	if err != nil {
-		return nil, inputErrorf("revision: %w", err)
+	if revErr != nil {
+		return nil, inputErrorf("revision: %w", revErr)
 	}
 	changes, err := compare(base, revision, opts.WarnIsAdditive)
 	if err != nil {

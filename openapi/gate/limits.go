@@ -25,10 +25,12 @@ type Limits struct {
 	MaxAliasNodes int
 }
 
-// Default limits: far above what modelgen writes (no aliases at all, a few
-// hundred KiB for a large API), far below what would exhaust a CI runner.
+// Default limits: far above what modelgen writes (no aliases at all, about
+// 20 KiB per resource), and low enough that any pair of documents they let
+// through is judged within about 5 s of CPU and 1 GiB of memory (see
+// BENCHMARKS.md: two 16 MB contracts take 5.4 s of CPU and 731 MB).
 const (
-	DefaultMaxBytes      = 32 << 20
+	DefaultMaxBytes      = 16 << 20
 	DefaultMaxAliases    = 1000
 	DefaultMaxAliasNodes = 100_000
 )

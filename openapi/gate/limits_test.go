@@ -79,7 +79,7 @@ func TestLimitAliasBomb(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "bomb.yaml"), aliasBomb(18))
 	refused(t, Options{Dir: dir, Revision: "bomb.yaml"},
-		[]string{"bomb.yaml: the document's YAML aliases would expand to more than", "refused before expanding them", "--max-yaml-alias-nodes"})
+		[]string{"bomb.yaml: the document's YAML aliases would add at least 4.61e+18 nodes once expanded (limit 100000)", "refused before expanding them", "--max-yaml-alias-nodes"})
 
 	// The count of aliases is a limit of its own.
 	writeFile(t, filepath.Join(dir, "many.yaml"), minimal("3.0.3", "{type: object}")+"x-a: &a 1\nx-list: ["+strings.Repeat("*a, ", 20)+"*a]\n")
@@ -128,12 +128,12 @@ func TestLimitSize(t *testing.T) {
 		t.Errorf("a document of exactly the limit: %v", err)
 	}
 
-	// The default: a 33 MiB file is refused without being parsed.
+	// The default: a 17 MiB file is refused without being parsed.
 	big := filepath.Join(dir, "big.yaml")
-	if err := os.WriteFile(big, []byte(doc+"x-pad: '"+strings.Repeat("a", 33<<20)+"'\n"), 0o644); err != nil {
+	if err := os.WriteFile(big, []byte(doc+"x-pad: '"+strings.Repeat("a", 17<<20)+"'\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	refused(t, Options{Dir: dir, Revision: "big.yaml"}, []string{"big.yaml: the document is larger than the 32MiB limit"})
+	refused(t, Options{Dir: dir, Revision: "big.yaml"}, []string{"big.yaml: the document is larger than the 16MiB limit"})
 }
 
 // External references are refused by name, whatever they point at, and the

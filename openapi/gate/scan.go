@@ -46,7 +46,7 @@ func checkAliases(root *yaml.Node, lim Limits) error {
 	case a.aliases > lim.MaxAliases:
 		return &LimitError{Msg: fmt.Sprintf("the document uses %d YAML aliases, more than the limit of %d", a.aliases, lim.MaxAliases), Flag: "max-yaml-aliases"}
 	case a.expanded > int64(lim.MaxAliasNodes):
-		return &LimitError{Msg: fmt.Sprintf("the document's YAML aliases would expand to more than %d nodes (limit %d); refused before expanding them", min(a.expanded, math.MaxInt64/2), lim.MaxAliasNodes), Flag: "max-yaml-alias-nodes"}
+		return &LimitError{Msg: fmt.Sprintf("the document's YAML aliases would add at least %.3g nodes once expanded (limit %d); refused before expanding them", float64(a.expanded), lim.MaxAliasNodes), Flag: "max-yaml-alias-nodes"}
 	}
 	return nil
 }
