@@ -110,17 +110,26 @@ func readSide(ctx context.Context, given, dir string, lim Limits) (*side, error)
 	if err != nil {
 		return nil, err
 	}
+	return parseSide(ctx, loc, data, lim)
+}
+
+// parseSide loads, validates and reads the extensions of one document's
+// bytes.
+func parseSide(ctx context.Context, loc location, data []byte, lim Limits) (*side, error) {
+	if int64(len(data)) > lim.MaxBytes {
+		return nil, fmt.Errorf("%s: %w", loc.given, tooLarge(lim.MaxBytes))
+	}
 	spec, err := loadSpec(ctx, loc, data, lim)
 	if err != nil {
 		return nil, err
 	}
 	v, err := parseVersion(spec.Version)
 	if err != nil {
-		return nil, fmt.Errorf("%s: info.version: %w", given, err)
+		return nil, fmt.Errorf("%s: info.version: %w", loc.given, err)
 	}
 	ext, err := collectExtensions(spec.Spec)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", given, err)
+		return nil, fmt.Errorf("%s: %w", loc.given, err)
 	}
 	return &side{spec: spec, version: v, ext: ext}, nil
 }
