@@ -5,6 +5,7 @@
 package gen
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/modelgen/modelgen/model"
@@ -87,10 +88,24 @@ func Run(m *model.Model, configs map[string]Config, backends []Generator) ([]Fil
 		}
 		files = append(files, out...)
 	}
+	if !diags.HasErrors() {
+		diags.Add(m.Compile(goFiles(files)))
+	}
 	if diags.HasErrors() {
 		files = nil
 	}
 	return files, diags.Sorted()
+}
+
+// goFiles are the generated Go files, by path.
+func goFiles(files []File) map[string][]byte {
+	out := map[string][]byte{}
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, ".go") {
+			out[f.Path] = f.Data
+		}
+	}
+	return out
 }
 
 // Context is what every backend receives: the resolved model, the settings

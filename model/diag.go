@@ -15,8 +15,12 @@ type Pos struct {
 }
 
 func (p Pos) String() string {
-	if p.File == "" {
+	switch {
+	case p.File == "":
 		return "-"
+	case p.Line == 0:
+		// a whole file or directory: no made-up line and column
+		return relPath(p.File)
 	}
 	return fmt.Sprintf("%s:%d:%d", relPath(p.File), p.Line, p.Col)
 }

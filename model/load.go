@@ -68,10 +68,17 @@ func Load(cfg Config) (*Model, error) {
 	if len(cfg.Patterns) == 0 {
 		cfg.Patterns = []string{"."}
 	}
+	checked := make(chan *compiled, 1)
+	go func() { checked <- compile(cfg, nil) }()
 	pcfg := &packages.Config{Dir: cfg.Dir}
 	roots, err := loader.LoadRootsWithConfig(pcfg, cfg.Patterns...)
 	if err != nil {
+		<-checked
 		return nil, err
+	}
+	c := <-checked
+	if c.err != nil {
+		return nil, c.err
 	}
 	b := &builder{
 		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: &loader.TypeChecker{}},
@@ -84,12 +91,15 @@ func Load(cfg Config) (*Model, error) {
 			b.m.Diags.Errorf(posFromString(e.Pos), "%s", e.Msg)
 		}
 	}
+	b.m.Diags.Add(c.parse)
 	if b.m.Diags.HasErrors() {
+		b.m.Diags = b.m.Diags.Sorted()
 		return b.m, nil
 	}
 	for _, p := range roots {
 		b.selectRoots(p)
 	}
+	b.m.compiled, b.m.cfg = c, cfg
 	b.drain()
 	b.finish()
 	return b.m, nil

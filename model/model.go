@@ -30,6 +30,11 @@ type Model struct {
 	Collector *markers.Collector
 	// Checker type-checks loaded packages (and what they need) once.
 	Checker *loader.TypeChecker
+
+	// compiled is the compiler's view of the root packages, and cfg what
+	// Load was asked, for Compile.
+	compiled *compiled
+	cfg      Config
 }
 
 // Package is one Go package with selected types.
