@@ -137,7 +137,6 @@ func packagePos(p *packages.Package) Pos {
 	return Pos{File: p.PkgPath}
 }
 
-
 // Compile reports the type errors of the model's packages as the compiler
 // sees them once the generated Go files (path -> content) replace those on
 // disk, and the generated files a run no longer writes are gone. A package
