@@ -339,12 +339,16 @@ func (b *builder) fill(t *Type) {
 	p := t.Pkg.Loaded
 	info := b.typeInfos(p)[t.Name]
 	obj := p.Types.Scope().Lookup(t.Name).(*types.TypeName)
+	if n, ok := obj.Type().(*types.Named); ok && genericNamed(n) {
+		t.generic = true
+		return
+	}
 	switch u := obj.Type().Underlying().(type) {
 	case *types.Struct:
 		t.TypeKind = TypeStruct
 		t.Methods = methodsOf(p, obj)
 		for i := range info.Fields {
-			b.field(t, p, &info.Fields[i])
+			b.field(t, p, &info.Fields[i], i)
 		}
 	case *types.Basic:
 		t.TypeKind = TypeScalar
@@ -397,23 +401,36 @@ func resourceOf(t *Type) *Resource {
 	return r
 }
 
-func (b *builder) field(t *Type, p *loader.Package, fi *markers.FieldInfo) {
+func (b *builder) field(t *Type, p *loader.Package, fi *markers.FieldInfo, index int) {
 	raw := fi.RawField
-	f := &Field{GoName: fi.Name, Doc: fi.Doc, Markers: fi.Markers, Embedded: len(raw.Names) == 0}
+	f := &Field{GoName: fi.Name, Doc: fi.Doc, Markers: fi.Markers, Embedded: len(raw.Names) == 0, Index: index}
+	f.Tags = b.tags(p, raw)
+	gt := p.TypesInfo.TypeOf(raw.Type)
 	if f.Embedded {
 		f.GoName = embeddedName(raw.Type)
 		f.Pos = b.position(p, raw.Type.Pos())
+		if !ast.IsExported(f.GoName) && !promoted(gt) {
+			return // encoding/json ignores it, as it cannot set it
+		}
 	} else {
 		f.Pos = b.position(p, raw.Names[0].Pos())
-		if !raw.Names[0].IsExported() {
+		for _, n := range raw.Names {
+			if n.Name == fi.Name {
+				f.Pos = b.position(p, n.Pos())
+			}
+		}
+		if !ast.IsExported(fi.Name) {
+			if tag, ok := f.Tags["json"]; ok && tag.Value != "-" {
+				b.m.Diags.Warnf(tag.Pos, "json: %s.%s is unexported: encoding/json ignores it and its json tag, and so does the schema", t.Name, f.GoName)
+			}
 			return
 		}
 	}
-	f.Tags = b.tags(p, raw)
-	f.JSONName, f.Inline, f.OmitEmpty, f.OmitZero, f.Skip = jsonName(f)
-	f.Type = b.ref(p, p.TypesInfo.TypeOf(raw.Type))
+	f.JSONName, f.Inline, f.OmitEmpty, f.OmitZero, f.Skip = jsonName(f, promoted(gt))
+	f.Type = b.ref(p, gt)
 	f.StateTag, f.AccessTag = f.Tags["state"], f.Tags["access"]
 	t.Fields = append(t.Fields, f)
+	b.jsonOptions(t, f, gt)
 	if v, ok := f.Tags["validate"]; ok {
 		b.pendingValidate = append(b.pendingValidate, pending{t, f, v})
 	}
@@ -431,36 +448,73 @@ func embeddedName(e ast.Expr) string {
 	return ""
 }
 
-func jsonName(f *Field) (name string, inline, omitEmpty, omitZero, skip bool) {
+// jsonName applies encoding/json's rules to a field's json tag: "-" skips
+// it ("-," names it "-"); an empty name keeps the Go name, except on an
+// embedded struct (or pointer to one), whose fields are promoted into the
+// parent (Inline); an embedded field of another type is named by its type.
+// k8s' ",inline" option means nothing to encoding/json: on an embedded
+// struct it agrees with the empty name, elsewhere jsonOptions refuses it.
+func jsonName(f *Field, promotes bool) (name string, inline, omitEmpty, omitZero, skip bool) {
 	tag, ok := f.Tags["json"]
-	if !ok {
-		if f.Embedded {
-			return "", true, false, false, false
-		}
-		return f.GoName, false, false, false, false
-	}
-	if tag.Value == "-" {
+	if ok && tag.Value == "-" {
 		return "", false, false, false, true
 	}
 	parts := strings.Split(tag.Value, ",")
 	name = parts[0]
 	for _, opt := range parts[1:] {
 		switch opt {
-		case "inline":
-			inline = true
 		case "omitempty":
 			omitEmpty = true
 		case "omitzero":
 			omitZero = true
 		}
 	}
-	if name == "" && f.Embedded {
-		inline = true
+	if name == "" && f.Embedded && promotes {
+		return "", true, omitEmpty, omitZero, false
 	}
-	if name == "" && !inline {
+	if name == "" {
 		name = f.GoName
 	}
-	return name, inline, omitEmpty, omitZero, false
+	return name, false, omitEmpty, omitZero, false
+}
+
+// promoted reports an embedded field type whose fields encoding/json
+// promotes: a struct, or a pointer to one.
+func promoted(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+// jsonOptions refuses the json tag options no schema can describe.
+func (b *builder) jsonOptions(t *Type, f *Field, gt types.Type) {
+	tag, ok := f.Tags["json"]
+	if !ok {
+		return
+	}
+	parts := strings.Split(tag.Value, ",")
+	off := len(parts[0]) + 1
+	for _, opt := range parts[1:] {
+		switch {
+		case opt == "string" && quotable(gt):
+			b.m.Diags.Errorf(tag.At(off), "json: %s.%s has the ,string option: encoding/json then reads the %s from inside a JSON string, which no schema here describes; drop the option, or make the field a string", t.Name, f.GoName, f.Type.GoType)
+		case opt == "inline" && !(f.Embedded && promoted(gt)):
+			b.m.Diags.Errorf(tag.At(off), "json: encoding/json inlines only an embedded struct, not %s.%s (it names it %q); embed the type, or drop ,inline", t.Name, f.GoName, f.JSONName)
+		}
+		off += len(opt) + 1
+	}
+}
+
+// quotable reports the types encoding/json's ,string option applies to:
+// strings, numbers and booleans, or a pointer to one.
+func quotable(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsBoolean|types.IsNumeric|types.IsString) != 0
 }
 
 // tags parses a field's struct tag, keeping the position of each value.
@@ -540,7 +594,7 @@ func (b *builder) ref(p *loader.Package, t types.Type) *TypeRef {
 	case *types.Struct:
 		return &TypeRef{Kind: KindStruct, GoType: "struct{...}"}
 	}
-	return &TypeRef{Kind: KindInvalid, GoType: t.String()}
+	return &TypeRef{Kind: KindInvalid, GoType: t.String(), Under: t.String()}
 }
 
 func basicRef(x *types.Basic) *TypeRef {
@@ -560,7 +614,7 @@ func basicRef(x *types.Basic) *TypeRef {
 			r.Bits = 32
 		}
 	default:
-		r.Kind = KindInvalid
+		r.Kind, r.Under, r.GoType = KindInvalid, x.String(), x.String()
 	}
 	return r
 }
@@ -582,7 +636,9 @@ var wellKnown = map[string]Kind{
 func (b *builder) named(p *loader.Package, x *types.Named) *TypeRef {
 	obj := x.Obj()
 	if obj.Pkg() == nil {
-		return b.ref(p, x.Underlying())
+		r := *b.ref(p, x.Underlying())
+		r.GoType = obj.Name() // error, comparable
+		return &r
 	}
 	path := obj.Pkg().Path()
 	full := path + "." + obj.Name()
@@ -596,6 +652,12 @@ func (b *builder) named(p *loader.Package, x *types.Named) *TypeRef {
 	under := b.ref(p, x.Underlying())
 	r := *under
 	r.GoType, r.ImportPath, r.TypeName = goType, path, obj.Name()
+	r.TextKey = implementsTextMarshaler(x)
+	if genericNamed(x) {
+		r.Generic = true
+		r.GoType = types.TypeString(x, types.RelativeTo(p.Types))
+		return &r
+	}
 	if lp := b.loaderPackage(p, path); lp != nil && b.inUserModule(lp) {
 		r.Named = b.typeFor(lp, obj.Name())
 	}

@@ -83,6 +83,8 @@ type Type struct {
 	// Access is the type's resolved access rules, nil when its package is
 	// not governed (no access tag or marker).
 	Access *TypeAccess
+	// generic is set on a type with type parameters.
+	generic bool
 	// Methods are the names of the methods declared on the type or its
 	// pointer (promoted ones included), sorted: generated names must not
 	// clash with them.
@@ -134,6 +136,9 @@ type Field struct {
 	Doc       string
 	Pos       Pos // the field name (or the embedded type)
 	Markers   markers.MarkerValues
+	// Index is the field's place among the struct's declared fields (one
+	// per name), as controller-tools lists them.
+	Index int
 
 	// Validate is the parsed validate tag, nil when the field has none.
 	Validate *Rules
@@ -209,6 +214,13 @@ type TypeRef struct {
 	GoType string
 	// ImportPath and TypeName identify a named type from any package.
 	ImportPath, TypeName string
+	// Under is the Go spelling of the underlying type, for messages.
+	Under string
+	// TextKey is set on a named type that implements encoding.TextMarshaler
+	// (encoding/json accepts it as a map key).
+	TextKey bool
+	// Generic is set on an instantiated generic type.
+	Generic bool
 }
 
 // Deref follows pointers.

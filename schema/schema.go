@@ -51,6 +51,9 @@ func Build(m *model.Model, target model.Target) *Set {
 	}
 	types := m.SortedTypes()
 	for _, t := range types {
+		jsonTags(t, p.Types[Ident(t)])
+	}
+	for _, t := range types {
 		p.NeedSchemaFor(Ident(t))
 	}
 	for _, pk := range m.Packages {
@@ -64,6 +67,9 @@ func Build(m *model.Model, target model.Target) *Set {
 		s.overlay(t, &sc)
 		applyMachine(t, &sc, target)
 		p.Schemata[Ident(t)] = sc
+	}
+	for _, t := range types {
+		s.pointerEmbeds(t)
 	}
 	return s
 }
@@ -112,6 +118,7 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
 	for _, f := range t.Fields {
 		if prop, ok := sc.Properties[f.JSONName]; ok && f.JSONName != "" && !f.Skip {
+			arrayLength(&prop, f.Type)
 			typeRange(&prop, f.Type)
 			float32Range(&prop, f.Type, s.Target)
 			// a Go int is 64 bits wide (controller-tools leaves it
@@ -122,6 +129,24 @@ func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
 			}
 			sc.Properties[f.JSONName] = prop
 		}
+	}
+}
+
+// arrayLength bounds a Go array [N]T to N items. encoding/json decodes a
+// shorter JSON array into it with zero values after it and drops the items
+// past N; the schema says what the array holds (a documented difference in
+// the agreement tests).
+func arrayLength(s *apiext.JSONSchemaProps, t *model.TypeRef) {
+	t = t.Deref()
+	if t == nil || t.Kind != model.KindSlice || t.Len < 0 || s.Type != "array" {
+		return
+	}
+	n := int64(t.Len)
+	if s.MinItems == nil || *s.MinItems < n {
+		s.MinItems = &n
+	}
+	if s.MaxItems == nil || *s.MaxItems > n {
+		s.MaxItems = &n
 	}
 }
 

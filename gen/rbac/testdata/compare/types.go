@@ -8,5 +8,7 @@ package compare
 // +modelgen:access:default="read=*,write=x"
 type Box struct {
 	Tenant string `json:"tenant" access:"tenant"`
-	Any    any    `json:"any"` // want `cannot compare any without reflection`
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:pruning:PreserveUnknownFields
+	Any any `json:"any"` // want `cannot compare any without reflection`
 }
