@@ -72,6 +72,7 @@ func Build(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, mode
 	if b.err != nil {
 		return nil, nil, b.err
 	}
+	b.enumComponents()
 	for _, t := range types {
 		b.paths(t, types)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelgen/modelgen/internal/ecma"
 	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/schema"
 )
 
 // clientShapes rewrites a component's schema into forms that client
@@ -146,4 +147,101 @@ func namedEnums(t *model.Type, s *openapi3.Schema) {
 			enumVarNames(p.Value, ft.Named.Enum)
 		}
 	}
+}
+
+// enumComponents gives the component of a Go enum type (a named scalar
+// with constants) its enum and x-enum-varnames, so that generators make
+// one typed enum per Go type, when every use of the component in the
+// document narrows it to exactly those constants (a state machine's phase
+// does). A use that admits other values keeps the component a plain
+// string: validator does not restrict a named type to its constants.
+func (b *docBuilder) enumComponents() {
+	for _, t := range b.enumTypes() {
+		name := b.componentName(schema.Ident(t))
+		comp := b.doc.Components.Schemas[name]
+		if comp == nil || comp.Value == nil || len(comp.Value.Enum) > 0 {
+			continue
+		}
+		uses, ok := b.componentUses("#/components/schemas/" + name)
+		if !ok || len(uses) == 0 {
+			continue
+		}
+		values := make([]any, len(t.Enum))
+		for i, e := range t.Enum {
+			values[i] = e.Value
+		}
+		if !slices.ContainsFunc(uses, func(u *openapi3.Schema) bool { return !sameSet(u.Enum, values) }) {
+			comp.Value.Enum = values
+			enumVarNames(comp.Value, t.Enum)
+			for _, u := range uses {
+				u.Enum = nil
+				delete(u.Extensions, "x-enum-varnames")
+			}
+		}
+	}
+}
+
+// enumTypes lists the model's string types that declare constants.
+func (b *docBuilder) enumTypes() []*model.Type {
+	var out []*model.Type
+	for _, t := range b.set.Model.SortedTypes() {
+		if t.TypeKind == model.TypeScalar && len(t.Enum) > 0 && t.Underlying != nil && t.Underlying.Kind == model.KindString {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// componentUses finds every schema of the document that refers to ref as
+// allOf: [ref] (the form a property with siblings takes); ok is false
+// when ref is also used bare, with nothing to narrow it.
+func (b *docBuilder) componentUses(ref string) (uses []*openapi3.Schema, ok bool) {
+	ok = true
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(r *openapi3.SchemaRef)
+	walk = func(r *openapi3.SchemaRef) {
+		if r == nil {
+			return
+		}
+		if r.Ref == ref {
+			ok = false
+			return
+		}
+		s := r.Value
+		if r.Ref != "" || s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		if len(s.AllOf) == 1 && s.AllOf[0].Ref == ref {
+			uses = append(uses, s)
+			return
+		}
+		for _, p := range s.Properties {
+			walk(p)
+		}
+		for _, l := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, x := range l {
+				walk(x)
+			}
+		}
+		walk(s.Items)
+		walk(s.Not)
+		walk(s.AdditionalProperties.Schema)
+	}
+	for _, c := range b.doc.Components.Schemas {
+		walk(c)
+	}
+	return uses, ok
+}
+
+func sameSet(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
