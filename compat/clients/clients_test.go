@@ -82,11 +82,15 @@ var subjects = []subject{
 	{
 		name: "sla", doc: example("sla/api/v1alpha1"),
 		enums: []string{"pending", "active", "degraded", "breached", "resolved"},
-		samples: []sample{{"SLA", `{
-			"apiVersion": "sla.example.com/v1alpha1", "kind": "SLA", "metadata": {"name": "gold-ü"},
-			"spec": {"service": "checkout", "customer": "acme-日本", "availabilityTarget": 99.99, "warningThreshold": 99.995,
-				"responseMinutes": 10080, "contacts": ["ops@example.com", "jörg@example.com"], "tier": "platinum", "penaltyPercent": 12.5},
-			"status": {"phase": "breached", "measuredAvailability": 99.9999999, "observedGeneration": 9223372036854775807}}`}},
+		samples: []sample{{"SLAContract", `{
+			"apiVersion": "sla.example.com/v1alpha1", "kind": "SLAContract", "metadata": {"name": "gold-ü"},
+			"spec": {"service": "checkout", "customer": "acme", "objective": 99.9999999, "windowSeconds": 86400,
+				"query": "avg_over_time(up{job=\"checkout\"}[5m]) ü", "acknowledgement": "Zürich 日本 😀",
+				"thresholds": {"degradeBelowPercent": 99.95, "degradeForSeconds": 60, "breachBelowPercent": 99.9,
+					"breachForSeconds": 86400, "recoverAtPercent": 99.99, "recoverForSeconds": 1},
+				"compensation": {"currency": "EUR", "maxCreditPercent": 25.5, "monthlyFeeCents": 99999999999}},
+			"status": {"phase": "breached", "observedGeneration": 9223372036854775807,
+				"measurement": {"availabilityPercent": 99.98765, "time": "2026-01-02T03:04:05Z"}}}`}},
 	},
 	{
 		name: "e2e", doc: example("e2e/api/v1"),
