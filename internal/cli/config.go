@@ -214,10 +214,12 @@ func (o outputPath) check(pk *model.Package, value string) error {
 		return fmt.Errorf("%q: the OpenAPI document is YAML, its name must end in .yaml or .yml", value)
 	}
 	target := o.target(pk, value)
-	if !inside(pk.ModDir, target) {
+	switch {
+	case pk.ModDir == "":
+		// not in a module: nothing to stay inside
+	case !inside(pk.ModDir, target):
 		return fmt.Errorf("%q (relative to %s) is outside the module (root %s)", value, baseName, pk.ModDir)
-	}
-	if !inside(realPath(pk.ModDir), realPath(target)) {
+	case !inside(realPath(pk.ModDir), realPath(target)):
 		return fmt.Errorf("%q leads outside the module (root %s) through a symbolic link", value, pk.ModDir)
 	}
 	fi, err := os.Stat(target)
