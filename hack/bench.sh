@@ -22,6 +22,14 @@ END {
 		printf "\nmodelgen / controller-gen time: %.2fx\n", (sum["Modelgen"] / n["Modelgen"]) / (sum["ControllerGen"] / n["ControllerGen"])
 }'
 
+echo
+echo "## Generation, whole processes: modelgen vs controller-gen v0.23.0 (time, peak RSS)"
+if [ "${SKIP_PROCESS_BENCH:-}" = "1" ]; then
+	echo "(skipped: SKIP_PROCESS_BENCH=1)"
+else
+	ROUNDS="$count" hack/bench-generation.sh
+fi
+
 for d in bench/*/; do
 	if [ -x "$d/compare.sh" ]; then
 		echo

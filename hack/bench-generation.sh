@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# bench-generation.sh compares whole processes, side by side in one run:
+# modelgen (all outputs, and --only crd) against controller-gen v0.23.0
+# (`crd object`, and `crd`), on synthetic packages of 10, 100 and 1000 kinds
+# and on the three upstream modules of the compatibility tier. Each
+# contender runs ROUNDS times, alternating, as a separate process under
+# GNU time (/usr/bin/time -v: elapsed time and peak RSS); the table shows
+# medians and the ratios to controller-gen.
+#   hack/bench-generation.sh                 ROUNDS=3, sizes 10 100 1000, upstream too
+#   SIZES="100 1000" UPSTREAM=0 hack/bench-generation.sh
+#   PROFILE=dir hack/bench-generation.sh     also CPU and heap profiles of modelgen at the largest size
+#   KEEP=1 hack/bench-generation.sh          keep the work directory (printed on stderr)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$(pwd)
+rounds=${ROUNDS:-3}
+sizes=${SIZES:-10 100 1000}
+[ -x /usr/bin/time ] || { echo "bench-generation: needs GNU time (apt-get install time)" >&2; exit 2; }
+
+work=$(mktemp -d)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+export GOWORK=off GOFLAGS=-mod=mod
+[ -z "${KEEP:-}" ] || echo "bench-generation: work directory $work" >&2
+(cd compat/upstream && go build -o "$work/bin/" github.com/modelgen/modelgen/cmd/modelgen sigs.k8s.io/controller-tools/cmd/controller-gen)
+mg=$work/bin/modelgen
+cg=$work/bin/controller-gen
+
+# synth writes a module with one API package of $1 kinds, each with a spec
+# (string bounds, an optional int32 with a minimum, a map, a list map of a
+# shared struct, an enum), a status with conditions, and a list type.
+synth() {
+	local n=$1 dir=$2
+	mkdir -p "$dir/api/v1"
+	printf 'module example.com/synth\n\ngo 1.26.0\n\nrequire k8s.io/apimachinery v0.37.2\n' >"$dir/go.mod"
+	cp "$root/go.sum" "$dir/go.sum"
+	cat >"$dir/api/v1/doc.go" <<'EOF'
+// Package v1 is a synthetic API.
+// +groupName=synth.example.com
+// +kubebuilder:object:generate=true
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Item is shared by every kind.
+type Item struct {
+	// +kubebuilder:validation:MinLength=1
+	Name  string `json:"name"`
+	Value string `json:"value,omitempty"`
+}
+
+var _ metav1.Object = &metav1.ObjectMeta{}
+EOF
+	awk -v n="$n" 'BEGIN {
+		print "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n"
+		for (i = 0; i < n; i++) {
+			k = sprintf("Kind%04d", i)
+			printf "// %s is synthetic kind number %d.\n// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status\n// +kubebuilder:printcolumn:name=\"Mode\",type=string,JSONPath=`.spec.mode`\n", k, i
+			printf "type %s struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tSpec   %sSpec   `json:\"spec\"`\n\tStatus %sStatus `json:\"status,omitempty\"`\n}\n\n", k, k, k
+			printf "// %sSpec is the desired state.\ntype %sSpec struct {\n", k, k
+			printf "\t// +kubebuilder:validation:MinLength=1\n\t// +kubebuilder:validation:MaxLength=63\n\tName string `json:\"name\"`\n"
+			printf "\t// +kubebuilder:validation:Minimum=0\n\t// +optional\n\tReplicas *int32 `json:\"replicas,omitempty\"`\n"
+			printf "\tLabels map[string]string `json:\"labels,omitempty\"`\n"
+			printf "\t// +listType=map\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n"
+			printf "\t// +kubebuilder:validation:Enum=Fast;Slow\n\tMode string `json:\"mode,omitempty\"`\n}\n\n"
+			printf "// %sStatus is the observed state.\ntype %sStatus struct {\n\tConditions []metav1.Condition `json:\"conditions,omitempty\"`\n\tObservedGeneration int64 `json:\"observedGeneration,omitempty\"`\n}\n\n", k, k
+			printf "// %sList is a list of %s.\n// +kubebuilder:object:root=true\ntype %sList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems []%s `json:\"items\"`\n}\n\n", k, k, k, k
+		}
+	}' >"$dir/api/v1/types.go"
+	(cd "$dir" && go mod tidy >/dev/null 2>&1 && go build ./... )
+}
+
+# measure prints "seconds MiB" of one process (its exit status ignored: a
+# run that fails is reported by the caller's check).
+measure() {
+	local dir=$1
+	shift
+	(cd "$dir" && /usr/bin/time -f '%e %M' -o "$work/time" "$@" >"$work/out" 2>&1) || true
+	awk '{ printf "%s %.0f\n", $1, $2 / 1024 }' "$work/time"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# bench NAME DIR PATTERN: the four contenders, ROUNDS rounds, one table row each
+bench() {
+	local name=$1 dir=$2 pattern=$3
+	local -A t m
+	local keys=(cg-all mg-all cg-crd mg-crd)
+	local failed=
+	# warm the build cache and go list's cache: not measured
+	(cd "$dir" && "$cg" crd paths="$pattern" output:crd:dir="$work/cg" >/dev/null 2>&1 || true)
+	(cd "$dir" && "$mg" generate "$pattern" >/dev/null 2>&1 || true)
+	for _ in $(seq "$rounds"); do
+		for k in "${keys[@]}"; do
+			rm -rf "$work/cg"
+			case $k in
+			cg-all) r=$(measure "$dir" "$cg" crd object paths="$pattern" output:crd:dir="$work/cg") ;;
+			cg-crd) r=$(measure "$dir" "$cg" crd paths="$pattern" output:crd:dir="$work/cg") ;;
+			mg-all) r=$(measure "$dir" "$mg" generate "$pattern") ;;
+			mg-crd) r=$(measure "$dir" "$mg" generate --only crd "$pattern") ;;
+			esac
+			if [ "${k#mg}" != "$k" ] && ! grep -q '^modelgen: .* files' "$work/out"; then
+				echo "bench-generation: $k failed on $name (timed all the same): $(tail -1 "$work/out")" >&2
+				failed=" (modelgen failed: see stderr)"
+			fi
+			t[$k]="${t[$k]:-} ${r% *}"
+			m[$k]="${m[$k]:-} ${r#* }"
+		done
+	done
+	local row=()
+	for k in "${keys[@]}"; do
+		row+=("$(echo "${t[$k]}" | tr ' ' '\n' | grep . | median)" "$(echo "${m[$k]}" | tr ' ' '\n' | grep . | median)")
+	done
+	awk -v name="$name$failed" -v r="${row[*]}" 'BEGIN {
+		split(r, v, " ")
+		printf "| %s | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS |\n",
+			name, v[1], v[2], v[3], v[4], v[3] / v[1], v[4] / v[2], v[5], v[6], v[7], v[8], v[7] / v[5], v[8] / v[6]
+	}'
+}
+
+echo "| package | controller-gen crd object | modelgen (all outputs) | modelgen / controller-gen | controller-gen crd | modelgen --only crd | modelgen / controller-gen |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+largest=
+for n in $sizes; do
+	synth "$n" "$work/synth$n"
+	bench "synthetic, $n kinds" "$work/synth$n" ./...
+	largest=$work/synth$n
+done
+
+if [ "${UPSTREAM:-1}" = "1" ]; then
+	upstream() {
+		local name=$1 module=$2 pattern=$3 src
+		src=$(go mod download -json "$module" | awk -F'"' '/"Dir"/ { print $4 }')
+		rm -rf "$work/$name"
+		cp -r "$src" "$work/$name"
+		chmod -R u+w "$work/$name"
+		# a protected group: add the approval marker modelgen's error names
+		(cd "$work/$name" && "$mg" generate --only crd "$pattern" 2>&1 || true) |
+			grep -E '^[^ :]+\.go:[0-9]+:[0-9]+: .*api-approved' | awk -F: '{ print $1, $2 }' | sort -k1,1 -k2,2nr |
+			while read -r file line; do
+				sed -i "${line}i // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=https://github.com/kubernetes-sigs/gateway-api/pull/4530\"" "$work/$name/$file"
+			done
+		bench "$name" "$work/$name" "$pattern"
+	}
+	upstream gateway-api sigs.k8s.io/gateway-api@v1.6.3 ./apis/...
+	upstream cluster-api sigs.k8s.io/cluster-api/api@v1.14.2 ./core/v1beta2/...
+	upstream prometheus-operator github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.2 ./v1/...
+fi
+
+if [ -n "${PROFILE:-}" ] && [ -n "$largest" ]; then
+	mkdir -p "$PROFILE"
+	(cd "$largest" && "$mg" generate --cpuprofile "$PROFILE/cpu.pprof" --memprofile "$PROFILE/mem.pprof" ./... >/dev/null)
+	echo
+	echo "Profiles of modelgen at the largest size in $PROFILE (go tool pprof -top $mg $PROFILE/cpu.pprof)"
+fi
