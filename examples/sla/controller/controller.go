@@ -42,12 +42,27 @@ type Recorder interface {
 	Eventf(regarding, related runtime.Object, eventtype, reason, action, note string, args ...any)
 }
 
+// DefaultPollInterval is how often a contract with no running threshold is
+// evaluated when Reconciler.PollInterval is zero.
+const DefaultPollInterval = time.Minute
+
 // Reconciler evaluates SLAContracts.
 type Reconciler struct {
 	Client   client.Client
 	Metrics  metrics.Source
 	Clock    Clock
 	Recorder Recorder
+	// PollInterval is how often a contract with no running threshold is
+	// evaluated (default DefaultPollInterval); a running threshold is
+	// evaluated again at its deadline.
+	PollInterval time.Duration
+}
+
+func (r *Reconciler) poll() time.Duration {
+	if r.PollInterval > 0 {
+		return r.PollInterval
+	}
+	return DefaultPollInterval
 }
 
 // Reconcile evaluates one contract, stores its status and emits an Event for
@@ -109,7 +124,7 @@ func (r *Reconciler) step(ctx context.Context, c *slav1.SLAContract, g *Guards) 
 		log.FromContext(ctx).Info("evaluation failed; phase unchanged", "error", err.Error())
 		meta.SetStatusCondition(&s.Conditions, metav1.Condition{Type: MetricsAvailable, Status: metav1.ConditionFalse,
 			Reason: string(metrics.ReasonOf(err)), Message: trim(err.Error()), ObservedGeneration: c.Generation})
-		return r.until(g.Now.Add(Interval(&c.Spec))), nil
+		return r.until(onGrid(g.Now.Add(r.poll()), Interval(&c.Spec))), nil
 	}
 	took, err := Advance(s, g)
 	if err != nil {
@@ -120,7 +135,7 @@ func (r *Reconciler) step(ctx context.Context, c *slav1.SLAContract, g *Guards) 
 		// the next phase may be due at the same time: look again at once
 		return time.Millisecond, nil
 	}
-	return r.until(NextEvaluation(s, &c.Spec, g.Now)), nil
+	return r.until(NextEvaluation(s, &c.Spec, g.Now, r.poll())), nil
 }
 
 // until is the real-time wait for a time of the clock; never zero, which
@@ -129,21 +144,26 @@ func (r *Reconciler) until(t time.Time) time.Duration {
 	return max(r.Clock.Until(t), time.Millisecond)
 }
 
-// NextEvaluation is when to evaluate a contract evaluated at now: at the
-// nearest deadline of a running threshold (rounded up to the interval's
-// grid), or one interval later when that comes first.
-func NextEvaluation(s *slav1.SLAContractStatus, spec *slav1.SLAContractSpec, now time.Time) time.Time {
+// NextEvaluation is when to evaluate again a contract evaluated at now: at
+// the nearest deadline of a running threshold, or after poll when that comes
+// first; both rounded up to the grid of the contract's interval.
+func NextEvaluation(s *slav1.SLAContractStatus, spec *slav1.SLAContractSpec, now time.Time, poll time.Duration) time.Time {
 	interval := Interval(spec)
-	next := now.Add(interval)
+	next := onGrid(now.Add(max(poll, interval)), interval)
 	if d, ok := NextDeadline(s, spec); ok {
-		if up := d.Truncate(interval); up.Before(d) {
-			d = up.Add(interval)
-		}
-		if d.After(now) && d.Before(next) {
+		if d = onGrid(d, interval); d.After(now) && d.Before(next) {
 			next = d
 		}
 	}
 	return next
+}
+
+// onGrid rounds t up to a multiple of interval.
+func onGrid(t time.Time, interval time.Duration) time.Time {
+	if up := t.Truncate(interval); up.Before(t) {
+		return up.Add(interval)
+	}
+	return t
 }
 
 // measure runs the contract's query over the lookback ending at now and

@@ -214,8 +214,8 @@ func TestUnreachableLeavesPhaseAndSetsCondition(t *testing.T) {
 	if cond == nil || cond.Status != metav1.ConditionFalse || cond.Reason != "PrometheusUnreachable" || !strings.Contains(cond.Message, "connection refused") {
 		t.Fatalf("condition %+v", cond)
 	}
-	if wait != time.Second {
-		t.Fatalf("requeue %v, want the interval", wait)
+	if wait != time.Minute {
+		t.Fatalf("requeue %v, want the poll interval", wait)
 	}
 	h.script.Err = nil
 	h.wantPhase(at(10*time.Minute), slav1.SLADegraded)
@@ -239,24 +239,34 @@ func TestNoValueAtEvaluationTimeIsNoData(t *testing.T) {
 
 func TestRequeueAtNearestDeadline(t *testing.T) {
 	h := newHarness(t, metrics.Step{From: t0, Value: 0.999}, metrics.Step{From: at(10 * time.Minute), Value: 0.85})
-	h.c.Spec.IntervalSeconds = 60
+	h.c.Spec.IntervalSeconds = 15
+	h.r.PollInterval = time.Minute
 	h.active()
 	if wait := h.evalAt(at(5 * time.Minute)); wait != time.Minute {
-		t.Fatalf("nothing running: requeue %v, want the interval (1m)", wait)
+		t.Fatalf("nothing running: requeue %v, want the poll interval (1m)", wait)
 	}
-	// evaluated at t0+11m (the grid of the interval); below 95% since t0+10m:
-	// the degrade deadline is t0+12m, 17s after t0+11m43s
-	if wait := h.evalAt(at(11*time.Minute + 43*time.Second)); wait != 17*time.Second {
-		t.Fatalf("degrade deadline in 17s: requeue %v", wait)
+	// below 95% since t0+10m: the degrade deadline t0+12m comes before the
+	// next poll (t0+12m15s)
+	if wait := h.evalAt(at(11*time.Minute + 15*time.Second)); wait != 45*time.Second {
+		t.Fatalf("degrade deadline in 45s: requeue %v", wait)
+	}
+	// evaluated on the grid (t0+11m15s) while the clock reads t0+11m22s:
+	// the wait is in real time
+	if wait := h.evalAt(at(11*time.Minute + 22*time.Second)); wait != 38*time.Second {
+		t.Fatalf("degrade deadline in 38s: requeue %v", wait)
 	}
 	h.wantPhase(at(12*time.Minute), slav1.SLADegraded)
-	// a deadline off the grid is rounded up to it: breach at t0+10m+150s
-	// (t0+12m30s) is first seen at t0+13m
-	h.c.Spec.Thresholds.BreachForSeconds = 150
-	if wait := h.evalAt(at(12*time.Minute + 10*time.Second)); wait != 50*time.Second {
-		t.Fatalf("breach deadline t0+12m30s on a 1m grid: requeue %v, want 50s", wait)
+	if wait := h.evalAt(at(12 * time.Minute)); wait != time.Minute {
+		t.Fatalf("breach deadline t0+15m is after the next poll: requeue %v, want 1m", wait)
 	}
-	h.wantPhase(at(13*time.Minute), slav1.SLABreached)
+	// a deadline off the grid is rounded up to it: breach at t0+10m+290s
+	// (t0+14m50s) is first seen at t0+15m
+	h.c.Spec.Thresholds.BreachForSeconds = 290
+	if wait := h.evalAt(at(14*time.Minute + 10*time.Second)); wait != 50*time.Second {
+		t.Fatalf("breach deadline t0+14m50s on a 15s grid: requeue %v, want 50s", wait)
+	}
+	h.wantPhase(at(14*time.Minute+45*time.Second), slav1.SLADegraded)
+	h.wantPhase(at(15*time.Minute), slav1.SLABreached)
 }
 
 func TestGapBreaksARun(t *testing.T) {
@@ -295,4 +305,13 @@ func TestCompensation(t *testing.T) {
 			t.Errorf("at %v%%: %v%% and %d cents, want %v%% and %d", c.availability, credit, cents, c.credit, c.cents)
 		}
 	}
+}
+
+func TestIntervalThatDoesNotDivideTheLookback(t *testing.T) {
+	// 120s + 7s of lookback is not a multiple of 7s: rounded up, the range
+	// query still ends on the evaluation time
+	h := newHarness(t, metrics.Step{From: t0, Value: 0.999})
+	h.c.Spec.IntervalSeconds = 7
+	h.wantPhase(at(10*time.Minute), slav1.SLAPending)
+	h.wantPhase(at(10*time.Minute), slav1.SLAActive)
 }

@@ -38,8 +38,9 @@
 // The operator's time is a [Clock]: Now is the evaluation time sent to
 // Prometheus, and Until says how long to wait in real time for a time of
 // that clock. Requeueing comes from the nearest deadline of a threshold that
-// is running (its since + duration, rounded up to the grid), or the
-// contract's interval when that is sooner; a breached or resolved contract waits for a change of its spec.
+// is running (its since + duration), or the operator's poll interval when
+// that is sooner, rounded up to the contract's grid; a breached or resolved
+// contract waits for a change of its spec.
 //
 // # Failures and effects
 //

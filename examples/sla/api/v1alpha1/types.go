@@ -60,9 +60,9 @@ type SLAContractSpec struct {
 	// WindowSeconds is the evaluation window: the range the query's rates
 	// are taken over.
 	WindowSeconds int32 `json:"windowSeconds" validate:"required,min=1,max=86400"`
-	// IntervalSeconds is how often the operator evaluates the query when no
-	// threshold deadline is nearer, and the resolution at which it measures
-	// how long a threshold has held (default 30).
+	// IntervalSeconds is the evaluation grid (default 30): the operator
+	// evaluates the query at multiples of it, reads one point per interval,
+	// and measures how long a threshold has held to it.
 	IntervalSeconds int32 `json:"intervalSeconds,omitempty" validate:"omitempty,min=1,max=3600"`
 	// Thresholds move the contract between active, degraded and breached.
 	Thresholds Thresholds `json:"thresholds"`

@@ -37,6 +37,7 @@ func main() {
 type options struct {
 	prometheusURL     string
 	prometheusTimeout time.Duration
+	pollInterval      time.Duration
 	metricsAddr       string
 	probeAddr         string
 	leaderElect       bool
@@ -50,6 +51,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.prometheusURL, "prometheus-url", "http://localhost:9090", "address of the Prometheus HTTP API")
 	fs.DurationVar(&o.prometheusTimeout, "prometheus-timeout", 10*time.Second, "timeout of one Prometheus query")
+	fs.DurationVar(&o.pollInterval, "poll-interval", controller.DefaultPollInterval, "how often a contract with no running threshold is evaluated (a running one is evaluated at its deadline)")
 	fs.StringVar(&o.metricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint (0 disables it)")
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
 	fs.BoolVar(&o.leaderElect, "leader-elect", false, "elect a leader, so that only one replica reconciles")
@@ -113,10 +115,11 @@ func start(o *options) error {
 		return err
 	}
 	r := &controller.Reconciler{
-		Client:   mgr.GetClient(),
-		Metrics:  source,
-		Clock:    controller.RealClock{},
-		Recorder: mgr.GetEventRecorder("sla-operator"),
+		Client:       mgr.GetClient(),
+		Metrics:      source,
+		Clock:        controller.RealClock{},
+		Recorder:     mgr.GetEventRecorder("sla-operator"),
+		PollInterval: o.pollInterval,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		return err
