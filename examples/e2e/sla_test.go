@@ -3,8 +3,11 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,15 +16,21 @@ import (
 	"testing"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/dynamic"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/yaml"
@@ -487,4 +496,105 @@ func loadSample(t *testing.T) *slav1.SLAContract {
 		t.Fatal(err)
 	}
 	return &s
+}
+
+// TestSLADeployManifests: the API server accepts examples/sla/deploy, and an
+// operator running as its ServiceAccount, with leader election in its
+// namespace, has every permission it needs to take a contract from pending
+// to active and report it with an Event.
+func TestSLADeployManifests(t *testing.T) {
+	ctx := context.Background()
+	files, err := filepath.Glob(filepath.Join("..", "sla", "deploy", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no manifests: %v", err)
+	}
+	mapper, err := apiutil.NewDynamicRESTMapper(restConfig, mustHTTPClient(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+		for {
+			var obj unstructured.Unstructured
+			if err := dec.Decode(&obj.Object); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if len(obj.Object) == 0 {
+				continue
+			}
+			m, err := mapper.RESTMapping(obj.GroupVersionKind().GroupKind(), obj.GroupVersionKind().Version)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", f, obj.GetKind(), err)
+			}
+			var ri dynamic.ResourceInterface = dyn.Resource(m.Resource)
+			if m.Scope.Name() == meta.RESTScopeNameNamespace {
+				ri = dyn.Resource(m.Resource).Namespace(obj.GetNamespace())
+			}
+			if _, err := ri.Create(ctx, &obj, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+				t.Fatalf("%s: %s %s: %v", f, obj.GetKind(), obj.GetName(), err)
+			}
+		}
+	}
+
+	t0 := time.Now().UTC().Truncate(time.Minute).Add(-time.Hour)
+	url := startPrometheus(t, openMetrics(t0, slaHistory))
+	sa := rest.CopyConfig(restConfig)
+	sa.Impersonate = rest.ImpersonationConfig{UserName: "system:serviceaccount:sla-system:sla-operator",
+		Groups: []string{"system:serviceaccounts", "system:serviceaccounts:sla-system", "system:authenticated"}}
+	skip := true
+	mgr, err := ctrl.NewManager(sa, ctrl.Options{
+		Scheme:                  slaScheme(t),
+		Metrics:                 metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress:  "0",
+		Controller:              config.Controller{SkipNameValidation: &skip},
+		LeaderElection:          true,
+		LeaderElectionID:        "sla-operator.sla.example.com",
+		LeaderElectionNamespace: "sla-system",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &manualClock{now: t0.Add(5 * time.Minute)}
+	r := &slactrl.Reconciler{Client: mgr.GetClient(), Metrics: newPrometheusSource(t, url), Clock: clock, Recorder: mgr.GetEventRecorder("sla-operator")}
+	if err := r.SetupWithManager(mgr); err != nil {
+		t.Fatal(err)
+	}
+	mctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(mctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("manager: %v", err)
+		}
+	})
+
+	c := slaClient(t)
+	contract := checkoutContract("checkout-deployed")
+	if err := c.Create(ctx, contract); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(ctx, contract) })
+	w := &slaWatch{t: t, c: c, key: client.ObjectKeyFromObject(contract), t0: t0}
+	w.evaluatedAt(5*time.Minute, slav1.SLAActive)
+	w.wantEvents(map[string]int{"Active/Normal": 1})
+	var lease coordinationv1.Lease
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "sla-system", Name: "sla-operator.sla.example.com"}, &lease); err != nil {
+		t.Fatalf("the leader-election lease: %v", err)
+	}
+}
+
+func mustHTTPClient(t *testing.T) *http.Client {
+	t.Helper()
+	hc, err := rest.HTTPClientFor(restConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hc
 }
