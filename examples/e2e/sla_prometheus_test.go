@@ -37,20 +37,21 @@ var slaHistory = []period{
 	{26 * time.Minute, 0.999},
 }
 
+// historyLength is how long the walk's history runs after t0.
 const historyLength = 40 * time.Minute
 
 // slaQuery is the contract's query over the backfilled counters.
 const slaQuery = `sum(rate(sla_requests_total{service="checkout",code="ok"}[$window])) / sum(rate(sla_requests_total{service="checkout"}[$window]))`
 
-// openMetrics writes the history as two counters sampled every 15s from t0:
-// each sample adds 1000 requests, of which the ratio of the period the
-// preceding 15s began in succeeded.
-func openMetrics(t0 time.Time, history []period) string {
+// openMetrics writes length of the history as two counters sampled every
+// 15s from t0: each sample adds 1000 requests, of which the ratio of the
+// period the preceding 15s began in succeeded.
+func openMetrics(t0 time.Time, history []period, length time.Duration) string {
 	var b strings.Builder
 	b.WriteString("# HELP sla_requests requests served by the service.\n# TYPE sla_requests counter\n")
 	for _, code := range []string{"ok", "error"} {
 		var n int64
-		for at := time.Duration(0); at <= historyLength; at += 15 * time.Second {
+		for at := time.Duration(0); at <= length; at += 15 * time.Second {
 			fmt.Fprintf(&b, "sla_requests_total{service=\"checkout\",code=\"%s\"} %d %d\n", code, n, t0.Add(at).Unix())
 			ok := int64(ratioAt(history, at)*1000 + 0.5)
 			if code == "ok" {

@@ -263,7 +263,7 @@ func condition(s *slav1.SLAContract, typ string) metav1.Condition {
 // refuses to leave resolved.
 func TestSLAContractWalk(t *testing.T) {
 	t0 := time.Now().UTC().Truncate(time.Minute).Add(-time.Hour)
-	url := startPrometheus(t, openMetrics(t0, slaHistory))
+	url := startPrometheus(t, openMetrics(t0, slaHistory, historyLength))
 	clock := &manualClock{now: t0.Add(-5 * time.Minute)}
 	startSLAOperator(t, newPrometheusSource(t, url), clock)
 	c := slaClient(t)
@@ -374,7 +374,7 @@ func TestSLAContractWalk(t *testing.T) {
 // is QueryFailed.
 func TestSLAContractPrometheusFailures(t *testing.T) {
 	t0 := time.Now().UTC().Truncate(time.Minute).Add(-time.Hour)
-	url := startPrometheus(t, openMetrics(t0, slaHistory))
+	url := startPrometheus(t, openMetrics(t0, slaHistory, historyLength))
 	source := &switchable{}
 	source.set(newPrometheusSource(t, url))
 	// healthy from the first evaluation: the operator still writes pending
@@ -543,7 +543,7 @@ func TestSLADeployManifests(t *testing.T) {
 	}
 
 	t0 := time.Now().UTC().Truncate(time.Minute).Add(-time.Hour)
-	url := startPrometheus(t, openMetrics(t0, slaHistory))
+	url := startPrometheus(t, openMetrics(t0, slaHistory, historyLength))
 	sa := rest.CopyConfig(restConfig)
 	sa.Impersonate = rest.ImpersonationConfig{UserName: "system:serviceaccount:sla-system:sla-operator",
 		Groups: []string{"system:serviceaccounts", "system:serviceaccounts:sla-system", "system:authenticated"}}
