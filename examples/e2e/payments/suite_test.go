@@ -425,3 +425,7 @@ func (g *gw) applied(uid types.UID) []string {
 	}
 	return out
 }
+
+func metav1ObjectMeta(ns, name string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Namespace: ns, Name: name}
+}
