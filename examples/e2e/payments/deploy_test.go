@@ -245,3 +245,38 @@ func grep(s, sub string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestLocalCommandSettlesSamples: the example README's one command
+// (payments-local) starts its own control plane, settles the samples and
+// exits 0.
+func TestLocalCommandSettlesSamples(t *testing.T) {
+	bin := binaries(t)
+	cmd := exec.Command(filepath.Join(bin, "payments-local"),
+		"--kubeconfig-out", filepath.Join(t.TempDir(), "kubeconfig"),
+		"--metrics-bind-address", freeAddr(t), "--health-probe-bind-address", freeAddr(t), "--tenant-view-bind-address", freeAddr(t),
+		"--gateway-latency", "20ms")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = io.Discard
+	cmd.Dir = t.TempDir()
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("payments-local: %v\n%s", err, out.String())
+		}
+	case <-time.After(3 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("payments-local did not finish in 3 minutes\n%s", out.String())
+	}
+	for _, want := range []string{"invoice-2026-0042", "Settled", "invoice-2026-0043", "Refunded"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	t.Logf("payments-local printed:\n%s", out.String())
+}
