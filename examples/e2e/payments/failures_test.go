@@ -72,7 +72,9 @@ func TestGatewayFailureTakesRetryPath(t *testing.T) {
 				if !ok {
 					return errors.New("no deadline: the test would hang")
 				}
+				mu.Lock()
 				firstDeadline = time.Until(dl)
+				mu.Unlock()
 				<-ctx.Done()
 				return ctx.Err()
 			case 1, 2:
@@ -104,8 +106,11 @@ func TestGatewayFailureTakesRetryPath(t *testing.T) {
 	if err := checkConditions(got); err != nil {
 		t.Error(err)
 	}
-	if firstDeadline <= 0 || firstDeadline > o.GatewayTimeout {
-		t.Errorf("the first call had %v left, want at most the gateway timeout %v", firstDeadline, o.GatewayTimeout)
+	mu.Lock()
+	left := firstDeadline
+	mu.Unlock()
+	if left <= 0 || left > o.GatewayTimeout {
+		t.Errorf("the first call had %v left, want at most the gateway timeout %v", left, o.GatewayTimeout)
 	}
 	auth1 := g.callsTo(controller.Key(po.UID, "authorize", 1))
 	if len(auth1) != 4 || !errors.Is(auth1[0].err, context.DeadlineExceeded) {
