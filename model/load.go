@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/gobuffalo/flect"
 	"golang.org/x/mod/modfile"
@@ -461,6 +462,9 @@ func jsonName(f *Field, promotes bool) (name string, inline, omitEmpty, omitZero
 	}
 	parts := strings.Split(tag.Value, ",")
 	name = parts[0]
+	if !validJSONName(name) {
+		name = "" // encoding/json ignores the name (jsonOptions warns)
+	}
 	for _, opt := range parts[1:] {
 		switch opt {
 		case "omitempty":
@@ -495,6 +499,9 @@ func (b *builder) jsonOptions(t *Type, f *Field, gt types.Type) {
 		return
 	}
 	parts := strings.Split(tag.Value, ",")
+	if !validJSONName(parts[0]) {
+		b.m.Diags.Warnf(tag.At(0), "json: encoding/json ignores the name %q (a name holds letters, digits and !#$%%&()*+-./:;<=>?@[]^_{|}~ and spaces only), so the property is %q", parts[0], f.JSONName)
+	}
 	off := len(parts[0]) + 1
 	for _, opt := range parts[1:] {
 		switch {
@@ -505,6 +512,19 @@ func (b *builder) jsonOptions(t *Type, f *Field, gt types.Type) {
 		}
 		off += len(opt) + 1
 	}
+}
+
+// validJSONName is encoding/json's isValidTag: the empty name, or letters,
+// digits and the punctuation it allows (no quotes, no backslash, no comma).
+func validJSONName(name string) bool {
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
 }
 
 // quotable reports the types encoding/json's ,string option applies to:

@@ -21,15 +21,20 @@ import (
 
 // TestCELEscapedNames generates the CRD of testdata/cel, whose properties
 // are named `in`, `namespace`, `true`, `x-y`, `a.b`, `c/d`, `e__f` and
-// `life-cycle`, read by cross-field rules and a state machine, and judges
+// `life-cycle` (and `Quote`, whose tag name it's encoding/json ignores),
+// read by cross-field rules and a state machine, and judges
 // objects with the API server's own validation (schema and CEL), in
 // process: each rule reads the property it means.
 func TestCELEscapedNames(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "cel"), dir)
 	withModelgenModule(t, dir, "example.com/cel")
-	if r := run("generate", "-C", dir, "./..."); r.code != cli.ExitOK {
+	r := run("generate", "-C", dir, "./...")
+	if r.code != cli.ExitOK {
 		t.Fatalf("generate: %v", r)
+	}
+	if !strings.Contains(r.stderr, `warning: json: encoding/json ignores the name "it's"`) {
+		t.Errorf("no warning about the tag name it's: %v", r)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "config", "crd", "bases", "cel.example.com_odds.yaml"))
 	if err != nil {
@@ -44,7 +49,11 @@ func TestCELEscapedNames(t *testing.T) {
 			t.Errorf("the CRD reads no %s", escaped)
 		}
 	}
-	v := newServerValidator(t, crd.Spec.Versions[0].Schema.OpenAPIV3Schema)
+	root := crd.Spec.Versions[0].Schema.OpenAPIV3Schema
+	if props := root.Properties["spec"].Properties; props["Quote"].Type == "" || props["it's"].Type != "" {
+		t.Errorf("the tag name it's: want the property Quote, as encoding/json names it")
+	}
+	v := newServerValidator(t, root)
 	valid := map[string]any{"in": 2, "namespace": 1}
 	with := func(extra map[string]any) map[string]any {
 		out := map[string]any{}
@@ -70,6 +79,8 @@ func TestCELEscapedNames(t *testing.T) {
 		{"c/d alone", with(map[string]any{"c/d": "x"}), true},
 		{"true > in (ltefield)", with(map[string]any{"true": 3}), false},
 		{"true == in", with(map[string]any{"true": 2}), true},
+		{"Quote < namespace (gtefield)", with(map[string]any{"Quote": 0}), false},
+		{"Quote == namespace", with(map[string]any{"Quote": 1}), true},
 	} {
 		errs := v.validate(map[string]any{"spec": c.spec}, nil)
 		if (len(errs) == 0) != c.ok {

@@ -1,6 +1,7 @@
 // Package v1 has properties whose names Kubernetes CEL must escape: reserved
 // words, and names with '-', '.', '/' and '__', read by cross-field rules
-// and by a state machine.
+// and by a state machine; and a tag name with an apostrophe, which
+// encoding/json ignores.
 // +groupName=cel.example.com
 package v1
 
@@ -25,6 +26,8 @@ type OddSpec struct {
 	Slash     string `json:"c/d,omitempty" validate:"excluded_with=Under"`
 	Under     string `json:"e__f,omitempty"`
 	True      *int   `json:"true,omitempty" validate:"omitempty,ltefield=In"`
+	// encoding/json ignores the name it's and uses the Go name, Quote
+	Quote *int `json:"it's,omitempty" validate:"omitempty,gtefield=Namespace"`
 }
 
 // OddPhase is the lifecycle of an Odd.
