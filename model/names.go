@@ -99,7 +99,7 @@ func (n MachineNames) collisions() Diagnostics {
 		off := methods[name]
 		switch {
 		case contains(GeneratedMethods, name):
-			diags.Errorf(m.Tag.At(off), "state: the generated method %s.%s would collide with the deepcopy method of the same name; rename the event", m.Owner.Name, name)
+			diags.Errorf(m.Tag.At(off), "state: the generated method %s.%s would collide with the deepcopy method of that name (DeepCopy, DeepCopyInto and DeepCopyObject are reserved); rename the event", m.Owner.Name, name)
 		case contains(m.Owner.Methods, name):
 			diags.Errorf(m.Tag.At(off), "state: the generated method %s.%s would collide with the method %s declared on %s; rename the event or the method", m.Owner.Name, name, name, m.Owner.Name)
 		}

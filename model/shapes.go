@@ -127,14 +127,14 @@ func (b *builder) lost(t *Type, name string, jf jsonField, winner *jsonField) {
 	}
 	why := "another field at the same depth has it too, so encoding/json ignores both"
 	if winner != nil {
-		why = "encoding/json gives it to " + strings.Join(winner.path, ".")
+		why = "encoding/json gives it to " + t.Name + "." + strings.Join(winner.path, ".")
 	}
 	if jf.depth == 0 {
 		top.Skip = true
 		b.m.Diags.Warnf(top.Pos, "json: %s.%s is named %q, but %s; the schema leaves it out", t.Name, top.GoName, name, why)
 		return
 	}
-	b.m.Diags.Errorf(top.Pos, "json: %s.%s (through the embedded %s) is named %q, but %s; the schema of %s cannot leave it out: rename one of the fields or tag it json:\"-\"", t.Name, strings.Join(jf.path[1:], "."), top.GoName, name, why, top.GoName)
+	b.m.Diags.Errorf(top.Pos, "json: %s.%s, promoted from the embedded %s, is named %q, but %s; the schema of %s cannot leave it out: rename one of the fields or tag it json:\"-\"", t.Name, strings.Join(jf.path, "."), top.GoName, name, why, top.GoName)
 }
 
 func sameField(a, b jsonField) bool { return reflect.DeepEqual(a.path, b.path) }

@@ -508,6 +508,9 @@ func zeroFails(f *model.Field) bool {
 		// check runs on nil (required_if, excluded_with and the like)
 		return len(checks) > 0 && !runsOnNil(checks[0])
 	}
+	if arrayZeroFails(lv) {
+		return true
+	}
 	tag := localTag(checks)
 	if tag == "" {
 		return false
@@ -517,6 +520,19 @@ func zeroFails(f *model.Field) bool {
 		return false
 	}
 	return !passes(z, tag)
+}
+
+// arrayZeroFails reports a Go array whose zero elements fail the checks
+// after dive: a missing field decodes to N zero elements, which validator
+// then checks.
+func arrayZeroFails(lv *model.Level) bool {
+	t := lv.Type
+	if t.Kind != model.KindSlice || t.Len <= 0 || lv.Dive == nil || lv.Omit != vtag.OmitNever {
+		return false
+	}
+	tag := localTag(lv.Dive.Checks)
+	z := zeroOf(t.Elem)
+	return tag != "" && z.IsValid() && !passes(z, tag)
 }
 
 // structZeroFails reports whether validator rejects the zero value of a
@@ -606,6 +622,13 @@ func zeroOf(t *model.TypeRef) reflect.Value {
 	case model.KindBool:
 		return reflect.ValueOf(false)
 	case model.KindSlice:
+		if t.Len >= 0 && t.Elem != nil {
+			// a Go array is never empty: N zero elements
+			if z := zeroOf(t.Elem); z.IsValid() {
+				return reflect.New(reflect.ArrayOf(t.Len, z.Type())).Elem()
+			}
+			return reflect.Value{}
+		}
 		return reflect.ValueOf([]string(nil))
 	case model.KindMap:
 		return reflect.ValueOf(map[string]string(nil))

@@ -115,3 +115,25 @@ func writeFile(t *testing.T, path, data string) {
 		t.Fatal(err)
 	}
 }
+
+// TestBrokenPackagesFailUnderCheck: a package that does not compile fails
+// the run with its positioned errors under --check too (exit 1), and a
+// run without --check writes nothing.
+func TestBrokenPackagesFailUnderCheck(t *testing.T) {
+	for _, name := range []string{"bad-syntax", "bad-type-error"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyTree(t, filepath.Join("testdata", "diag", name), dir)
+			os.Remove(filepath.Join(dir, "stderr.txt"))
+			withModelgen(t, dir, "example.com/"+name)
+			before := snapshot(t, dir)
+			for _, args := range [][]string{{"generate", "--check", "-C", dir, "./..."}, {"generate", "-C", dir, "./..."}} {
+				r := run(args...)
+				if r.code != cli.ExitFail || !strings.Contains(r.stderr, "types.go:") || strings.Contains(r.stderr, ":0:0") {
+					t.Errorf("%q: want exit 1 with positioned errors, got %v", args, r)
+				}
+			}
+			sameTree(t, "a broken package", snapshot(t, dir), before)
+		})
+	}
+}
