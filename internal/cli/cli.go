@@ -324,6 +324,7 @@ func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model
 		override(&cfg.CRDDir, fl.crdDir)
 		cfg.Agree = cfg.Agree || fl.agree
 		diags.Add(checkPaths(pk, &cfg, set, fl))
+		diags.Add(checkHeader(pk, &cfg, set, fl))
 		out[pk.Path] = cfg
 	}
 	return out, diags

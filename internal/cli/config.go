@@ -174,6 +174,29 @@ func checkPaths(pk *model.Package, cfg *gen.Config, set map[string]model.Pos, fl
 	return diags
 }
 
+// checkHeader reports a header setting that names no file, at its value
+// (the header is read only after generation, too late for a place); the
+// --header-file flag overrides the setting.
+func checkHeader(pk *model.Package, cfg *gen.Config, set map[string]model.Pos, flags generateFlags) model.Diagnostics {
+	var diags model.Diagnostics
+	pos, ok := set["header"]
+	if !ok || cfg.Header == "" || flags.headerFile != "" {
+		return nil
+	}
+	path := cfg.Header
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(pk.Dir, path)
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		diags.Errorf(pos, "setting \"header\": %q (relative to the package directory): %v", cfg.Header, errors.Unwrap(err))
+	case !fi.Mode().IsRegular():
+		diags.Errorf(pos, "setting \"header\": %q is not a file", cfg.Header)
+	}
+	return diags
+}
+
 // checkFlagPaths applies the same checks to the path flags, for every
 // package of the run.
 func checkFlagPaths(m *model.Model, flags generateFlags) error {
