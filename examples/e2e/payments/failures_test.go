@@ -106,6 +106,13 @@ func TestGatewayFailureTakesRetryPath(t *testing.T) {
 	if err := checkConditions(got); err != nil {
 		t.Error(err)
 	}
+	for _, v := range seen() {
+		if v.UID == po.UID && v.Status.Phase != "" {
+			if err := checkConditions(&v); err != nil {
+				t.Errorf("resourceVersion %s (attempt %d): %v", v.ResourceVersion, v.Status.Attempts, err)
+			}
+		}
+	}
 	mu.Lock()
 	left := firstDeadline
 	mu.Unlock()

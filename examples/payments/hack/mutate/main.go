@@ -60,6 +60,8 @@ var mutations = []mutation{
 		"\t\tconflictsTotal.Inc()\n\t\tfresh := ", "\t\treturn false, nil\n\t\tfresh := ", "TestConflictingUpdateIsRetried", false},
 	{"a 409 re-reads (never overwrites)", "payments/controller/controller.go",
 		"\t\tcur = fresh\n", "\t\tcur.ResourceVersion = fresh.ResourceVersion\n", "TestConflictingUpdateIsRetried", false},
+	{"a decline is terminal (not retried)", "payments/controller/controller.go",
+		"return reconcile.TerminalError(cause)", "return cause", "TestDeclinedOrderStops", false},
 	{"the finalizer is added", "payments/controller/controller.go",
 		"if controllerutil.ContainsFinalizer(po, v1alpha1.Finalizer) {\n\t\treturn nil\n\t}\n\tpatch", "if true {\n\t\treturn nil\n\t}\n\tpatch", "TestDeleteAuthorizedRunsFinalizer", false},
 	{"the finalizer releases the authorization", "payments/controller/controller.go",
