@@ -214,6 +214,7 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 		b.extend(t, ref.Value)
 		namedEnums(t, ref.Value)
 	}
+	timeFormat(id, ref.Value)
 	b.doc.Components.Schemas[name] = ref
 	return name
 }

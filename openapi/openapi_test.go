@@ -42,6 +42,7 @@ func updating() bool {
 
 type generated struct {
 	model *model.Model
+	set   *schema.Set
 	docs  map[string][]byte // case -> YAML
 }
 
@@ -91,7 +92,7 @@ func generate(t *testing.T) generated {
 			genErr = fmt.Errorf("schema diagnostics:\n%s", set.Diags.Error())
 			return
 		}
-		gen = generated{model: m, docs: map[string][]byte{}}
+		gen = generated{model: m, set: set, docs: map[string][]byte{}}
 		for _, c := range cases {
 			pk := packageIn(m, filepath.Join("testdata", c))
 			if pk == nil {

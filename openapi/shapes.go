@@ -3,6 +3,7 @@ package openapi
 import (
 	"reflect"
 	"slices"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -22,8 +23,8 @@ import (
 //     both generators leave a `not` to the server;
 //   - patterns are ECMA-262, as OpenAPI defines them (see internal/ecma);
 //     one without an ECMA-262 form is left out, with a warning at the field;
-//   - a string enum whose values are the constants of a Go type carries
-//     their names in x-enum-varnames.
+//   - an object without properties says additionalProperties: true, and
+//     time types with fractions of a second carry their Go layout.
 func (b *docBuilder) clientShapes(s *apiext.JSONSchemaProps, id crd.TypeIdent) {
 	t := b.modelType(id)
 	pos := model.Pos{}
@@ -36,10 +37,11 @@ func (b *docBuilder) clientShapes(s *apiext.JSONSchemaProps, id crd.TypeIdent) {
 			}
 		}
 	}
-	props := s.Properties
+	props, additional := s.Properties, s.AdditionalProperties
 	s.Properties = nil
 	b.shapeTree(s, pos)
-	s.Properties = props
+	s.Properties, s.AdditionalProperties = props, additional
+	freeForm(s)
 	for name, p := range props {
 		ppos := pos
 		if f := fields[name]; f != nil {
@@ -56,6 +58,7 @@ func (b *docBuilder) shapeTree(s *apiext.JSONSchemaProps, pos model.Pos) {
 		return
 	}
 	foldSameKindAnyOf(s)
+	freeForm(s)
 	b.eachSubschema(s, func(sub *apiext.JSONSchemaProps) { b.shapeTree(sub, pos) })
 	if s.Pattern != "" {
 		translated, err := ecma.Translate(s.Pattern)
@@ -244,4 +247,34 @@ func sameSet(a, b []any) bool {
 		}
 	}
 	return true
+}
+
+// freeForm says in so many words that an object without properties takes
+// any member (additionalProperties: true), which JSON Schema already
+// implies: generators otherwise make an empty struct of RawExtension,
+// Unstructured or FieldsV1 and drop their content.
+func freeForm(s *apiext.JSONSchemaProps) {
+	if s.Type == "object" && len(s.Properties) == 0 && s.AdditionalProperties == nil {
+		s.AdditionalProperties = &apiext.JSONSchemaPropsOrBool{Allows: true}
+	}
+}
+
+// timeLayouts are the Go layouts of the time types whose JSON carries
+// fractions of a second: ogen's clients write date-time as RFC 3339 in
+// whole seconds unless x-ogen-time-format says otherwise.
+var timeLayouts = map[string]string{
+	"k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime": "2006-01-02T15:04:05.000000Z07:00", // metav1.RFC3339Micro
+	"time.Time": time.RFC3339Nano,
+}
+
+// timeFormat adds x-ogen-time-format to the component of such a type.
+func timeFormat(id crd.TypeIdent, s *openapi3.Schema) {
+	layout, ok := timeLayouts[id.Package.PkgPath+"."+id.Name]
+	if !ok || s == nil {
+		return
+	}
+	if s.Extensions == nil {
+		s.Extensions = map[string]any{}
+	}
+	s.Extensions["x-ogen-time-format"] = layout
 }

@@ -21,6 +21,7 @@ func openAPIKnownTypes(p *crd.Parser) {
 		delete(p.Schemata, crd.TypeIdent{Name: "ObjectMeta", Package: pkg})
 		// FieldsV1 marshals itself as a free JSON object (its Go field
 		// is hidden from encoding/json)
-		p.Schemata[crd.TypeIdent{Name: "FieldsV1", Package: pkg}] = apiext.JSONSchemaProps{Type: "object"}
+		p.Schemata[crd.TypeIdent{Name: "FieldsV1", Package: pkg}] = apiext.JSONSchemaProps{
+			Type: "object", AdditionalProperties: &apiext.JSONSchemaPropsOrBool{Allows: true}}
 	}
 }

@@ -44,6 +44,17 @@ func example(path string) func(t *testing.T) []byte {
 	}
 }
 
+// golden is a document of the OpenAPI package's goldens.
+func golden(name string) func(t *testing.T) []byte {
+	return func(t *testing.T) []byte {
+		data, err := os.ReadFile(filepath.Join("..", "..", "openapi", "testdata", name, "want", "openapi.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+}
+
 // synthetic is the OpenAPI document of the agreement suite's cases: one
 // resource per kind, declaring every keyword the registry maps.
 func synthetic(t *testing.T) []byte {
@@ -100,6 +111,24 @@ var subjects = []subject{
 			"spec": {"name": "größe", "choice": "light blue", "count": 10, "amount": 999999.99, "accepted": true,
 				"level": 3, "ratio": 1.4999999999999998, "latitude": -89.999999, "code": "日本語😀", "text": "plain text",
 				"tags": ["ab", "ü😀"], "labels": {"abc": "ß"}, "email": "jörg@exämple.com"}}`}},
+	},
+	{
+		// every well-known Kubernetes type, properties named like schema
+		// keywords, every numeric Go type (openapi/testdata/wellknown)
+		name: "wellknown", doc: golden("wellknown"),
+		samples: []sample{{"Widget", `{
+			"apiVersion": "known.example.com/wellknown", "kind": "Widget",
+			"metadata": {"name": "w", "labels": {"app": "日本"}, "creationTimestamp": "2026-01-02T03:04:05Z",
+				"ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "ü", "uid": "0b9c6b3e-1f5a-4a59-9d7e-2b8f0f1f6a11"}],
+				"managedFields": [{"manager": "kubectl", "operation": "Apply", "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {}}}]},
+			"spec": {"port": 8080, "size": "1500m", "started": "2026-01-02T03:04:05Z", "precise": "2026-01-02T03:04:05.123456Z",
+				"timeout": "1h30m0s", "raw": {"a": 1}, "value": {"any": ["json", 1.5]}, "object": {"kind": "X"},
+				"selector": {"matchLabels": {"app": "ü"}, "matchExpressions": [{"key": "tier", "operator": "In", "values": ["gold"]}]},
+				"default": {"cert": "d"}, "enum": {"cert": "e"}, "example": {"cert": "x"}, "$ref": {"cert": "r"}, "type": {"cert": "t"},
+				"properties": {"k": {"cert": "p"}}, "items": [{"cert": "i"}],
+				"ratio32": 0.5, "ratio64": 999999.99, "small": -128, "medium": 32767, "count32": 2147483647,
+				"count64": 9223372036854775807, "count": -9223372036854775808, "byte": 255, "word": 65535,
+				"long": 4294967295, "huge": 9223372036854775807}}`}},
 	},
 	{
 		name: "every_keyword", doc: synthetic,

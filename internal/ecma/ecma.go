@@ -107,8 +107,12 @@ func emit(b *strings.Builder, re *syntax.Regexp) error {
 }
 
 func emitRepeat(b *strings.Builder, re *syntax.Regexp) error {
+	inner := re.Sub[0]
+	for inner.Op == syntax.OpCapture {
+		inner = inner.Sub[0] // a group adds nothing to what matches
+	}
 	var sub strings.Builder
-	if err := emit(&sub, re.Sub[0]); err != nil {
+	if err := emit(&sub, inner); err != nil {
 		return err
 	}
 	if atom := sub.String(); isAtom(atom) {
@@ -179,7 +183,7 @@ func writeUnit(b *strings.Builder, u rune, inClass bool) {
 		// escapes that are valid with and without the u flag
 		b.WriteByte('\\')
 		b.WriteRune(u)
-	case u > 0x20 && u < 0x7F && !inClass:
+	case u > 0x20 && u < 0x7F:
 		b.WriteRune(u)
 	default:
 		fmt.Fprintf(b, `\u%04X`, u)
