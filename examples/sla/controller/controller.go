@@ -81,7 +81,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if !equality.Semantic.DeepEqual(before, &c.Status) {
 		if err := r.Client.Status().Update(ctx, &c); err != nil {
 			if apierrors.IsConflict(err) {
-				return reconcile.Result{Requeue: true}, nil
+				// someone wrote the contract since it was read: evaluate
+				// the new version soon (nothing was stored, no Event sent)
+				return reconcile.Result{RequeueAfter: 100 * time.Millisecond}, nil
 			}
 			return reconcile.Result{}, err
 		}
