@@ -81,7 +81,7 @@ func Run(m *model.Model, configs map[string]Config, backends []Generator) ([]Fil
 	c := &Context{Model: m, Configs: configs}
 	var files []File
 	for _, g := range backends {
-		out, d := g.Generate(c)
+		out, d := generate(g, c)
 		diags.Add(d)
 		for i := range out {
 			out[i].Backend = g.Name()
@@ -95,6 +95,22 @@ func Run(m *model.Model, configs map[string]Config, backends []Generator) ([]Fil
 		files = nil
 	}
 	return files, diags.Sorted()
+}
+
+// generate runs one backend. A backend that panics is a bug; the run then
+// fails with an error that names the backend, instead of crashing.
+func generate(g Generator, c *Context) (files []File, diags model.Diagnostics) {
+	defer func() {
+		if r := recover(); r != nil {
+			files = nil
+			pos := model.Pos{}
+			if len(c.Model.Packages) > 0 {
+				pos = c.Model.Packages[0].Pos()
+			}
+			diags.Errorf(pos, "internal error in the %s backend (please report it): %v", g.Name(), r)
+		}
+	}()
+	return g.Generate(c)
 }
 
 // goFiles are the generated Go files, by path.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
 // compiled is the compiler's view of the root packages: each is parsed and
@@ -188,4 +189,29 @@ func (m *Model) Compile(generated map[string][]byte) Diagnostics {
 		}
 	}
 	return diags
+}
+
+// Pos is where an error about the whole package is reported: the package
+// clause of its first file (its directory when no file was parsed).
+func (p *Package) Pos() Pos {
+	if p.Loaded != nil {
+		if pos := clausePos(p.Loaded); pos.IsValid() {
+			return pos
+		}
+	}
+	return Pos{File: p.Dir}
+}
+
+// clausePos is the package clause of a loaded package's first file.
+func clausePos(p *loader.Package) Pos {
+	if p.Fset == nil {
+		return Pos{}
+	}
+	for _, f := range p.Syntax {
+		if f != nil {
+			ps := p.Fset.Position(f.Package)
+			return Pos{File: ps.Filename, Line: ps.Line, Col: ps.Column}
+		}
+	}
+	return Pos{}
 }

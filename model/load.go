@@ -153,7 +153,11 @@ func (b *builder) typeInfos(p *loader.Package) map[string]*markers.TypeInfo {
 	if err := markers.EachType(b.m.Collector, p, func(info *markers.TypeInfo) {
 		infos[info.Name] = info
 	}); err != nil {
-		b.m.Diags.Errorf(Pos{File: p.PkgPath}, "%v", err)
+		pos := clausePos(p)
+		if !pos.IsValid() {
+			pos = Pos{File: p.PkgPath}
+		}
+		b.m.Diags.Errorf(pos, "%v", err)
 	}
 	return infos
 }
@@ -428,7 +432,7 @@ func (b *builder) field(t *Type, p *loader.Package, fi *markers.FieldInfo, index
 		}
 	}
 	f.JSONName, f.Inline, f.OmitEmpty, f.OmitZero, f.Skip = jsonName(f, promoted(gt))
-	f.Type = b.ref(p, gt)
+	f.Type, f.Source = b.ref(p, gt), types.ExprString(raw.Type)
 	f.StateTag, f.AccessTag = f.Tags["state"], f.Tags["access"]
 	t.Fields = append(t.Fields, f)
 	b.jsonOptions(t, f, gt)

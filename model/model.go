@@ -133,6 +133,7 @@ type Field struct {
 	Skip      bool // json:"-"
 	Embedded  bool
 	Type      *TypeRef
+	Source    string // the field's type as written
 	Doc       string
 	Pos       Pos // the field name (or the embedded type)
 	Markers   markers.MarkerValues

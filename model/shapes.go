@@ -43,8 +43,9 @@ func (b *builder) serializable(t *Type, f *Field, r *TypeRef) {
 		}
 		switch r.Kind {
 		case KindInvalid:
-			if r.GoType == "invalid type" {
-				return // the type checker reports it
+			if r.Under == "invalid type" || r.GoType == "invalid type" {
+				b.m.Diags.Errorf(f.Pos, "%s.%s has the type %s, which does not type-check (an unknown or broken type)", t.Name, f.GoName, f.Source)
+				return
 			}
 			b.m.Diags.Errorf(f.Pos, "%s.%s has type %s, %s that encoding/json cannot encode; use a type it can (or tag the field json:\"-\")", t.Name, f.GoName, f.Type.GoType, r.what())
 			return

@@ -46,7 +46,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		}
 		data, err := render(pk, cfg, types)
 		if err != nil {
-			diags.Errorf(model.Pos{File: pk.Dir}, "rendering the agreement test: %v", err)
+			diags.Errorf(pk.Pos(), "rendering the agreement test: %v", err)
 			continue
 		}
 		files = append(files, gen.File{Path: filepath.Join(pk.Dir, FileName), Data: data, Owner: pk.Path})

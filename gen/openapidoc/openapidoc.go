@@ -34,12 +34,12 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		doc, warnings, err := openapi.Build(set, []*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
 		diags = append(diags, warnings...)
 		if err != nil {
-			diags.Errorf(model.Pos{File: pk.Dir}, "%v", err)
+			diags.Errorf(pk.Pos(), "%v", err)
 			continue
 		}
 		data, err := openapi.YAML(doc)
 		if err != nil {
-			diags.Errorf(model.Pos{File: pk.Dir}, "%v", err)
+			diags.Errorf(pk.Pos(), "%v", err)
 			continue
 		}
 		files = append(files, gen.File{Path: filepath.Join(pk.Dir, cfg.OpenAPI), Data: data, Owner: pk.Path})

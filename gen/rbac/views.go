@@ -35,7 +35,7 @@ func views(c *gen.Context, rules *model.AccessRules) ([]gen.File, model.Diagnost
 		}
 		doc, err := openapi.Document(set, []*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
 		if err != nil {
-			diags.Errorf(model.Pos{File: pk.Dir}, "rbac: role views: %v", err)
+			diags.Errorf(pk.Pos(), "rbac: role views: %v", err)
 			continue
 		}
 		for _, role := range roles {
@@ -47,7 +47,7 @@ func views(c *gen.Context, rules *model.AccessRules) ([]gen.File, model.Diagnost
 					continue
 				}
 			}
-			diags.Errorf(model.Pos{File: pk.Dir}, "rbac: role view %s: %v", role, err)
+			diags.Errorf(pk.Pos(), "rbac: role view %s: %v", role, err)
 		}
 	}
 	return files, diags

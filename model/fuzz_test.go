@@ -1,0 +1,123 @@
+package model_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/crd"
+	"github.com/modelgen/modelgen/gen/deepcopy"
+	"github.com/modelgen/modelgen/gen/openapidoc"
+	rbacgen "github.com/modelgen/modelgen/gen/rbac"
+	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/model"
+)
+
+// fuzzSource is the package FuzzLoad mutates: the type of one field and
+// all of its tags come from the fuzzer, beside a phase type, an embedded
+// struct and a second field, so mutations reach every tag grammar, the
+// JSON naming rules, the type checks and the compiler.
+const fuzzSource = `package fuzz
+
+// Phase is a lifecycle.
+type Phase string
+
+const (
+	Open   Phase = "Open"
+	Closed Phase = "Closed"
+)
+
+// Inner is embedded.
+type Inner struct {
+	A string ` + "`json:\"a,omitempty\"`" + `
+}
+
+// Order is the type under test.
+// +modelgen:model
+type Order struct {
+	Field %s %s
+	Inner
+	Phase  Phase  ` + "`json:\"phase,omitempty\"`" + `
+	Tenant string ` + "`json:\"tenant\" access:\"tenant,read=*,write=admin\"`" + `
+}
+`
+
+// maxFuzzInput bounds each input, so one run stays short.
+const maxFuzzInput = 160
+
+// FuzzLoad writes a mutated package into a temporary module and runs the
+// whole pipeline on it (model.Load, then every backend through gen.Run,
+// which type-checks the generated code too). Whatever the input, nothing
+// panics, and every error names a file and a line. The seed corpus is in
+// testdata/fuzz/FuzzLoad; go test runs it, and
+//
+//	go test ./model -run '^$' -fuzz FuzzLoad -fuzztime 60s
+//
+// mutates it (each run loads a package: expect a few runs a second).
+func FuzzLoad(f *testing.F) {
+	f.Add("string", "name", "required,min=3", "", "read=*")
+	f.Add("Phase", "state", "", "initial=Open;Open->Closed:Close", "")
+	f.Add("error", "err", "", "", "")
+	f.Add("[3]int", "arr", "dive,gte=1", "", "")
+	f.Add("int", ",omitempty", "gte=1", "", "")
+	f.Add("int64", "n,string", "", "", "")
+	f.Add("map[float64]string", "m", "", "", "")
+	f.Add("*Inner", "", "", "", "")
+	f.Fuzz(func(t *testing.T, typ, json, validate, state, access string) {
+		for _, s := range []string{typ, json, validate, state, access} {
+			if len(s) > maxFuzzInput {
+				t.Skip("input too long")
+			}
+		}
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "go.mod"), "module example.com/fuzz\n\ngo 1.23\n")
+		write(t, filepath.Join(dir, "types.go"), fmt.Sprintf(fuzzSource, typ, fuzzTag(json, validate, state, access)))
+		m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"."}})
+		if err != nil {
+			if os.Getenv("FUZZ_DEBUG") != "" {
+				t.Log(err)
+			}
+			return // the go tool could not list the package at all
+		}
+		backends := []gen.Generator{openapidoc.Generator{}, crd.Generator{}, deepcopy.Generator{}, statemachine.Generator{}, rbacgen.Generator{}}
+		files, diags := gen.Run(m, gen.DefaultConfigs(m), backends)
+		if os.Getenv("FUZZ_DEBUG") != "" {
+			t.Logf("%d files\n%v", len(files), diags)
+		}
+		for _, d := range diags {
+			if d.Severity == model.Error && (d.Pos.File == "" || d.Pos.Line == 0) {
+				t.Errorf("an error without a line: %v", d)
+			}
+			if strings.Contains(d.Msg, "internal error") {
+				t.Errorf("a backend panicked: %v", d)
+			}
+		}
+	})
+}
+
+// fuzzTag is the field's struct tag: the keys with a value, quoted as Go
+// quotes them (a backquote in a value breaks the source, which is a case
+// too).
+func fuzzTag(json, validate, state, access string) string {
+	var parts []string
+	for _, kv := range [][2]string{{"json", json}, {"validate", validate}, {"state", state}, {"access", access}} {
+		if kv[1] != "" {
+			parts = append(parts, kv[0]+":"+strconv.Quote(kv[1]))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "`" + strings.Join(parts, " ") + "`"
+}
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
