@@ -48,10 +48,12 @@ compared by name, as "components.schemas.X → .path".
 
 A place whose component has another name in the revision (the old name gone,
 the new one not in the base) is a rename (component-renamed, info); what
-changed inside it is judged exactly as if the name had stayed. When its shape
-is unchanged (ignoring descriptions and extensions), the revision's component
-gets its old name back before oasdiff runs, so that oasdiff, which matches
-allOf members and components by name, reports nothing for it either.
+changed inside it is judged exactly as if the name had stayed. The rename
+says whether the shape changed (ignoring descriptions and extensions). Unless
+a component was split in two or two were merged, the revision's component gets
+its old name back before oasdiff runs, so that oasdiff, which matches allOf
+members and components by name, also judges its content as if the name had
+stayed, and reports nothing when only the name changed.
 
 Removing a state or a transition, changing the initial state, removing a role
 from read or write, and any change of which property is the tenant key are

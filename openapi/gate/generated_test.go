@@ -136,6 +136,15 @@ func TestGeneratedContracts(t *testing.T) {
 			"component-renamed", "POST /models/shop/Order request → .lines[]: component `Line` was renamed `OrderLine`; its shape is unchanged",
 			"component `Owner` was renamed `Party`; its shape is unchanged"}},
 
+		{"rename + optional property added", append(rename,
+			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n",
+			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n\tDivision string `json:\"division,omitempty\" access:\"read=*,write=clerk\"`\n"), false, []string{
+			"component `Owner` was renamed `Party`; its shape changed too",
+			"additive new-optional-request-property @ POST /models/shop/Order: added the new optional request property `owner/allOf[#/components/schemas/Owner]/division`"}},
+		{"rename + required request property added", append(rename,
+			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n",
+			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n\tDivision string `json:\"division\" access:\"read=*,write=clerk\"`\n"), true, []string{
+			"breaking new-required-request-property @ POST /models/shop/Order: added the new required request property `owner/allOf[#/components/schemas/Owner]/division`"}},
 		{"rename + transition removed", breaking(append(rename, ";Open->Returned:Cancel", "")...), true, []string{
 			"state-machine-transition-removed", "POST /models/shop/Order request → .lines[].state", "`Open -Cancel-> Returned` was removed"}},
 		{"rename + transition added", append(rename, ";Returned->Open:Reopen", ";Returned->Open:Reopen;Shipped->Open:Recall"), false, []string{

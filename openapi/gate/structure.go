@@ -188,7 +188,7 @@ const maxPairsPerSchema = 8
 
 // compareStructure compares the extensions of the two documents place by
 // place and finds the renamed components. It returns the changes and, for
-// the renames whose shape is unchanged, the old name of each new one.
+// the one-to-one renames, the old name of each new one.
 func compareStructure(base, rev *extensions) ([]Change, map[string]string, error) {
 	c := &comparer{
 		base: base, rev: rev,
@@ -323,11 +323,14 @@ type rename struct {
 // reportRenames reports each rename once, at the first place it was met,
 // saying whether the component's shape changed, with every rename of the
 // run applied to the references inside it.
-func (c *comparer) reportRenames() (unchanged map[string]string) {
-	unchanged = map[string]string{}
+func (c *comparer) reportRenames() (oldNames map[string]string) {
+	oldNames = map[string]string{}
 	refs := map[string]string{}
+	froms, tos := map[string]int{}, map[string]int{}
 	for _, r := range c.renameList {
 		refs["#/components/schemas/"+jsonPointerEscape(r.from)] = "#/components/schemas/" + jsonPointerEscape(r.to)
+		froms[r.from]++
+		tos[r.to]++
 	}
 	for i, r := range c.renameList {
 		shape := "its shape is unchanged"
@@ -335,18 +338,22 @@ func (c *comparer) reportRenames() (unchanged map[string]string) {
 			shape = "its shape was not compared"
 		} else if !sameShape(c.base.doc.Components.Schemas[r.from].Value, c.rev.doc.Components.Schemas[r.to].Value, refs) {
 			shape = "its shape changed too (see the other changes at this place)"
-		} else {
-			unchanged[r.to] = r.from
+		}
+		// A one-to-one rename is undone for oasdiff; a component split in
+		// two (or two merged) is left to oasdiff as it is.
+		if froms[r.from] == 1 && tos[r.to] == 1 {
+			oldNames[r.to] = r.from
 		}
 		c.changes = append(c.changes, newChange(RuleComponentRenamed, r.at, code(r.from), code(r.to), shape))
 	}
-	return unchanged
+	return oldNames
 }
 
-// adoptNames gives the revision's renamed components whose shape is
-// unchanged their base names back (the component and every $ref to it), so
-// that oasdiff, which matches components and allOf members by name, sees no
-// change where the JSON is the same. The gate has reported the rename.
+// adoptNames gives the revision's renamed components their base names back
+// (the component and every $ref to it), so that oasdiff, which matches
+// components and allOf members by name, judges what changed inside a renamed
+// component as if the name had stayed, and nothing when only the name
+// changed. The gate has reported the rename.
 func adoptNames(doc *openapi3.T, oldName map[string]string) {
 	if len(oldName) == 0 || doc.Components == nil {
 		return
