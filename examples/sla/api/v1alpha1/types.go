@@ -62,7 +62,9 @@ type SLAContractSpec struct {
 	WindowSeconds int32 `json:"windowSeconds" validate:"required,min=1,max=86400"`
 	// IntervalSeconds is the evaluation grid (default 30): the operator
 	// evaluates the query at multiples of it, reads one point per interval,
-	// and measures how long a threshold has held to it.
+	// and measures how long a threshold has held to it. The longest
+	// threshold duration over it must stay below Prometheus' limit of 11000
+	// points per query, or the evaluation fails with QueryFailed.
 	IntervalSeconds int32 `json:"intervalSeconds,omitempty" validate:"omitempty,min=1,max=3600"`
 	// Thresholds move the contract between active, degraded and breached.
 	Thresholds Thresholds `json:"thresholds"`
