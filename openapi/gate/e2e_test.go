@@ -180,6 +180,10 @@ func TestCommandUsage(t *testing.T) {
 		{[]string{"--base", "a.yaml", "--format", "xml"}, ExitError, `--format "xml": want one of text, json, githubactions`},
 		{[]string{"--no-such-flag"}, ExitError, "flag provided but not defined: -no-such-flag"},
 		{[]string{"-h"}, ExitPass, "modelgen gate --base git:v1.4.0:openapi.yaml"},
+		{[]string{"-h"}, ExitPass, "-max-size size\n    \tlargest document read per side: a size in bytes, or with a KiB, MiB or GiB suffix (default 16MiB)"},
+		{[]string{"-h"}, ExitPass, "-max-yaml-aliases int\n    \tmost YAML aliases a document may use (default 1000)"},
+		{[]string{"-h"}, ExitPass, "-max-yaml-alias-nodes int\n    \tmost YAML nodes the aliases of a document may add once expanded (default 100000)"},
+		{[]string{"--base", "a.yaml", "--max-size", "lots"}, ExitError, `invalid value "lots" for flag -max-size: "lots": want a positive size in bytes`},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -175,5 +176,31 @@ func TestLoaderReadsNothingElse(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "TOP-SECRET") {
 			t.Errorf("$ref %s: err = %v, want a refusal that quotes nothing of the file", ref, err)
 		}
+	}
+}
+
+// Each limit is raised by its flag.
+func TestLimitFlagsRaise(t *testing.T) {
+	dir := t.TempDir()
+	doc := minimal("3.0.3", "{type: object}")
+	writeFile(t, filepath.Join(dir, "base.yaml"), doc)
+	aliases := doc + "x-a: &a [1, 2, 3]\nx-list: [" + strings.Repeat("*a, ", 1000) + "*a]\n"
+	writeFile(t, filepath.Join(dir, "aliases.yaml"), aliases)
+	run := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		code := Command(append([]string{"-C", dir, "--base", "base.yaml", "--revision", "aliases.yaml"}, args...), &out, &errOut)
+		return code, errOut.String()
+	}
+	if code, msg := run(); code != ExitError || !strings.Contains(msg, "uses 1001 YAML aliases, more than the limit of 1000 (raise the limit with --max-yaml-aliases)") {
+		t.Errorf("default: exit %d: %s", code, msg)
+	}
+	if code, msg := run("--max-yaml-aliases", "1001", "--max-size", "1KiB"); code != ExitError || !strings.Contains(msg, "larger than the 1KiB limit") {
+		t.Errorf("--max-size 1KiB: exit %d: %s", code, msg)
+	}
+	if code, msg := run("--max-yaml-aliases", "1001", "--max-yaml-alias-nodes", "4000"); code != ExitError || !strings.Contains(msg, "would add at least 4e+03 nodes once expanded (limit 4000)") {
+		t.Errorf("--max-yaml-alias-nodes 4000: exit %d: %s", code, msg)
+	}
+	if code, msg := run("--max-yaml-aliases", "1001"); code != ExitPass {
+		t.Errorf("--max-yaml-aliases 1001: exit %d: %s", code, msg)
 	}
 }
