@@ -46,6 +46,19 @@ type Config struct {
 	// Go files, relative to the package directory, as controller-gen's
 	// headerFile.
 	Header string `json:"header"`
+	// Webhook says which kinds get a validating webhook: auto (kinds with
+	// checks no schema can carry; the default), always or never.
+	Webhook string `json:"webhook"`
+	// WebhookDir is where ValidatingWebhookConfigurations go, relative to
+	// the module root.
+	WebhookDir string `json:"webhookDir"`
+	// WebhookService is the namespace/name of the Service in front of the
+	// webhook server (default system/webhook-service, as controller-gen).
+	WebhookService string `json:"webhookService"`
+	// WebhookCertificate, when set, is the namespace/name of the
+	// cert-manager Certificate whose CA cert-manager injects into the
+	// configuration (the cert-manager.io/inject-ca-from annotation).
+	WebhookCertificate string `json:"webhookCertificate"`
 }
 
 // DefaultConfig is a package's settings when neither modelgen.yaml nor a

@@ -18,6 +18,7 @@ import (
 	"github.com/modelgen/modelgen/gen/openapidoc"
 	rbacgen "github.com/modelgen/modelgen/gen/rbac"
 	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/gen/webhook"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi/gate"
@@ -38,6 +39,7 @@ func generators() []gen.Generator {
 		deepcopy.Generator{},
 		statemachine.Generator{},
 		rbacgen.Generator{},
+		webhook.Generator{},
 		agreegen.Generator{},
 	}
 }
@@ -125,7 +127,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&fl.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&fl.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader).\n\nFlags:\n")
+		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader, webhook: auto|always|never, webhookDir, webhookService, webhookCertificate).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
