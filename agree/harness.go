@@ -18,6 +18,7 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	crdgen "github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/openapidoc"
+	"github.com/modelgen/modelgen/gen/webhook"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -46,6 +47,10 @@ type Config struct {
 	// Exceptions are divergences the caller accepts, besides the
 	// documented Builtin ones.
 	Exceptions []Exception
+	// Webhook is the package's webhook mode (modelgen.yaml's webhook:
+	// auto, always or never; "" is auto): the server side judges a
+	// resource with the generated webhook when the mode gives it one.
+	Webhook string
 }
 
 // Harness holds the loaded model, the schemas and the judges of every
@@ -78,6 +83,7 @@ type subject struct {
 	val     validatorJudge
 	oapi    openAPIJudge
 	crd     *crdJudge
+	hook    *webhookJudge // the generated webhook, nil when the kind has none
 	base    document
 	targets []*target
 	bases   map[string]document // context bases by container path
@@ -118,7 +124,12 @@ func New(cfg Config) (*Harness, error) {
 	if h.validator == nil {
 		h.validator = validator.New()
 	}
-	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Generator{openapidoc.Generator{}, crdgen.Generator{}})
+	configs := gen.DefaultConfigs(m)
+	for path, c := range configs {
+		c.Webhook = cfg.Webhook
+		configs[path] = c
+	}
+	files, diags := gen.Run(m, configs, []gen.Generator{openapidoc.Generator{}, crdgen.Generator{}, webhook.Generator{}})
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("modelgen reports errors in %s:\n%v", dir, diags)
 	}
@@ -167,6 +178,9 @@ func (h *Harness) subject(dir string, rt reflect.Type) (*subject, error) {
 		}
 		if s.crd, err = newCRDJudge(c, mt.Pkg.Version); err != nil {
 			return nil, err
+		}
+		if h.hasWebhook(mt) {
+			s.hook = &webhookJudge{s.val}
 		}
 		meta := map[string]any{"name": "agree"}
 		if mt.Resource.Namespaced {

@@ -84,6 +84,11 @@ func (j validatorJudge) judge(doc []byte) (verdict Verdict, errs []fieldError) {
 	if err := json.Unmarshal(doc, ptr.Interface()); err != nil {
 		return reject("json.Unmarshal: " + err.Error()), nil
 	}
+	return j.validate(ptr)
+}
+
+// validate runs validator on a decoded value (a pointer to the type).
+func (j validatorJudge) validate(ptr reflect.Value) (verdict Verdict, errs []fieldError) {
 	defer func() {
 		if r := recover(); r != nil {
 			verdict, errs = reject(fmt.Sprintf("%s: %v", validatorPanicReasonTag, r)), nil
@@ -175,18 +180,25 @@ func (j *crdJudge) judge(doc []byte) Verdict {
 	if j == nil {
 		return Verdict{}
 	}
+	v, _ := j.admit(doc)
+	return v
+}
+
+// admit is the verdict and, when admitted, the object as the server keeps
+// it (pruned and defaulted).
+func (j *crdJudge) admit(doc []byte) (Verdict, map[string]any) {
 	var obj map[string]any
 	if err := utiljson.Unmarshal(doc, &obj); err != nil {
-		return reject("decode: " + err.Error())
+		return reject("decode: " + err.Error()), nil
 	}
 	if obj == nil {
-		return reject("decode: the document is not an object")
+		return reject("decode: the document is not an object"), nil
 	}
 	errs := j.validate(obj)
 	if len(errs) == 0 {
-		return accept()
+		return accept(), obj
 	}
-	return reject(errs.ToAggregate().Error())
+	return reject(errs.ToAggregate().Error()), nil
 }
 
 // validate is the server's create path after decoding.

@@ -19,6 +19,12 @@ type Side string
 const (
 	OpenAPI Side = "openapi"
 	CRD     Side = "crd"
+	// Server is the CRD together with the generated validating webhook of
+	// the kind, when it has one: what a cluster with modelgen's output
+	// installed admits. No category excuses it: a check the CRD cannot
+	// carry is the webhook's, so only the documented exceptions of the CRD
+	// side (with the same verdict) explain a server divergence.
+	Server Side = "server"
 )
 
 // Categories of divergences that are expected by design: the generator
@@ -36,6 +42,8 @@ const (
 type Judgement struct {
 	Case
 	Validator, OpenAPI, CRD Verdict
+	// Server is the CRD's verdict followed by the generated webhook's.
+	Server Verdict
 	// Keywords are the validator keywords that failed (alternatives joined
 	// by '|').
 	Keywords []string
@@ -49,7 +57,7 @@ type Judgement struct {
 
 // Diverges reports whether a schema disagrees with validator.
 func (j *Judgement) Diverges() bool {
-	return j.differs(OpenAPI) || j.differs(CRD)
+	return j.differs(OpenAPI) || j.differs(CRD) || j.differs(Server)
 }
 
 func (j *Judgement) differs(side Side) bool {
@@ -58,8 +66,11 @@ func (j *Judgement) differs(side Side) bool {
 }
 
 func (j *Judgement) verdict(side Side) Verdict {
-	if side == CRD {
+	switch side {
+	case CRD:
 		return j.CRD
+	case Server:
+		return j.Server
 	}
 	return j.OpenAPI
 }
@@ -68,7 +79,7 @@ func (j *Judgement) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s `validate:%q` probe %q\n", j.Type, j.Field, j.Tag, j.Probe)
 	fmt.Fprintf(&b, "\tdocument:  %s\n", j.Doc)
-	fmt.Fprintf(&b, "\tvalidator: %s\n\topenapi:   %s\n\tcrd:       %s", j.Validator, j.OpenAPI, j.CRD)
+	fmt.Fprintf(&b, "\tvalidator: %s\n\topenapi:   %s\n\tcrd:       %s\n\tserver:    %s", j.Validator, j.OpenAPI, j.CRD, j.Server)
 	if len(j.Listed) > 0 {
 		fmt.Fprintf(&b, "\n\tlisted:    %s", strings.Join(j.Listed, "; "))
 	}
@@ -87,6 +98,44 @@ type Report struct {
 	// Divergences are all documents on which a schema and validator
 	// disagree, listed or not.
 	Divergences []Judgement
+}
+
+// RuntimeOnlyCount is, for one keyword, how many documents the CRD admits
+// although validator refuses them for that keyword's check (generation
+// warned that the CRD cannot carry it), and on how many of them the server
+// side (CRD plus the generated webhook) agrees with validator.
+type RuntimeOnlyCount struct {
+	Keyword      string
+	Documents    int
+	ServerAgrees int
+}
+
+// RuntimeOnly counts, per failed keyword, the documents the CRD lets
+// through by design and the server refuses, sorted by keyword.
+func (r *Report) RuntimeOnly() []RuntimeOnlyCount {
+	byKeyword := map[string]*RuntimeOnlyCount{}
+	for i := range r.Divergences {
+		j := &r.Divergences[i]
+		if !slices.Contains(j.Listed, string(CRD)+": "+RuntimeOnly) {
+			continue
+		}
+		for _, kw := range j.Keywords {
+			c := byKeyword[kw]
+			if c == nil {
+				c = &RuntimeOnlyCount{Keyword: kw}
+				byKeyword[kw] = c
+			}
+			c.Documents++
+			if j.Server.Judged && !j.differs(Server) {
+				c.ServerAgrees++
+			}
+		}
+	}
+	out := make([]RuntimeOnlyCount, 0, len(byKeyword))
+	for _, k := range slices.Sorted(maps.Keys(byKeyword)) {
+		out = append(out, *byKeyword[k])
+	}
+	return out
 }
 
 // Unlisted returns the divergences no category or exception explains.
@@ -167,6 +216,8 @@ func (h *Harness) Judge(c Case) Judgement {
 	}
 	j.OpenAPI = s.oapi.judge(c.Doc)
 	j.CRD = s.crd.judge(c.Doc)
+	j.Server = s.serverJudge(c.Doc)
+	crdReason := ""
 	for _, side := range []Side{OpenAPI, CRD} {
 		if !j.differs(side) {
 			continue
@@ -182,7 +233,17 @@ func (h *Harness) Judge(c Case) Judgement {
 			j.Unlisted = true
 			continue
 		}
+		if side == CRD {
+			crdReason = reason
+		}
 		j.Listed = append(j.Listed, string(side)+": "+reason)
+	}
+	if j.differs(Server) {
+		if crdReason == "" || crdReason == RuntimeOnly || j.CRD.Accept != j.Server.Accept {
+			j.Unlisted = true
+		} else {
+			j.Listed = append(j.Listed, string(Server)+": "+crdReason)
+		}
 	}
 	return j
 }
