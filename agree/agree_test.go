@@ -188,11 +188,21 @@ func renderCounts(r *agree.Report) string {
 	b.WriteString("<!-- BEGIN AGREEMENT COUNTS -->\n| | |\n|---|---|\n")
 	b.WriteString(keywordsLine() + "\n" + pairsLine() + "\n")
 	fmt.Fprintf(&b, "| types (one per kind), constrained fields | %d, %d |\n", len(r.Types), r.Fields)
-	fmt.Fprintf(&b, "| documents judged, each by validator, OpenAPI and CRD | %d |\n", r.Documents)
+	fmt.Fprintf(&b, "| documents judged, each by validator, OpenAPI, CRD and server (CRD + webhook) | %d |\n", r.Documents)
 	reasons := r.ByReason()
 	for _, k := range slices.Sorted(maps.Keys(reasons)) {
 		fmt.Fprintf(&b, "| listed divergences, %s | %d |\n", k, reasons[k])
 	}
+	runtimeOnly, refused := 0, 0
+	for _, d := range r.Divergences {
+		if slices.Contains(d.Listed, "crd: "+agree.RuntimeOnly) {
+			runtimeOnly++
+			if d.Server.Accept == d.Validator.Accept {
+				refused++
+			}
+		}
+	}
+	fmt.Fprintf(&b, "| runtime-only documents the CRD admits, refused by the server (CRD + generated webhook) | %d of %d |\n", refused, runtimeOnly)
 	fmt.Fprintf(&b, "| divergences left (unlisted) | %d |\n", len(r.Unlisted()))
 	b.WriteString("<!-- END AGREEMENT COUNTS -->")
 	return b.String()

@@ -162,6 +162,9 @@ func stringProbes(l *probeList, lv *model.Level) {
 				l.add(str(name+" sample", s))
 			}
 		}
+		for _, s := range runtimeSamples[name] {
+			l.add(str(name+" sample", s))
+		}
 		harvest(l, u)
 	}
 }
@@ -291,6 +294,11 @@ func intProbes(l *probeList, t *model.TypeRef, lv *model.Level) {
 		}
 		self, _ := scratch(u, model.TargetCRD)
 		floats = append(floats, boundsOf(&self)...)
+		for _, s := range runtimeSamples[u.Keyword.Name()] {
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				ints = append(ints, n)
+			}
+		}
 	}
 	for _, f := range floats {
 		ints = append(ints, int64(math.Floor(f))-1, int64(math.Floor(f)), int64(math.Ceil(f)), int64(math.Ceil(f))+1)

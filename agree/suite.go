@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/modelgen/modelgen/agree/internal/cases"
+	"github.com/modelgen/modelgen/agree/internal/runtimecases"
 )
 
 // casesPath is the package of modelgen's own agreement suite.
@@ -29,4 +30,11 @@ func SuiteTypes() []reflect.Type {
 // modelgen's pipeline), for the real-server cross-check and for tools.
 func Suite() (*Harness, error) {
 	return New(Config{Package: casesPath, Types: SuiteTypes()})
+}
+
+// RuntimeCorpus loads the corpus of the keywords no schema can carry: one
+// field per runtime-only keyword, judged with the generated webhook on the
+// server side.
+func RuntimeCorpus() (*Harness, error) {
+	return New(Config{Package: "github.com/modelgen/modelgen/agree/internal/runtimecases", Types: []reflect.Type{reflect.TypeOf(runtimecases.RuntimeOnly{})}})
 }

@@ -108,6 +108,10 @@ func render(pk *model.Package, cfg gen.Config, types []*model.Type) ([]byte, err
 		}
 		fields[jen.Id("CRDs")] = jen.Index().String().Values(lits...)
 	}
+	if cfg.Webhook != "" && cfg.Webhook != "auto" {
+		// the server side is judged with the generated webhook the mode gives
+		fields[jen.Id("Webhook")] = jen.Lit(cfg.Webhook)
+	}
 	f.Comment("TestModelgenAgreement proves that the CRDs and the OpenAPI document modelgen")
 	f.Comment("generated for this package, and validator running the same validate tags,")
 	f.Comment("accept and reject the same JSON documents: boundary documents for every")
