@@ -1,8 +1,8 @@
 // Package operator assembles the PaymentOrder operator: the manager (metrics,
 // probes, leader election on a Lease), the reconciler and the tenant view.
 // cmd/payments-operator is flags around it; the envtest suite runs the very
-// same assembly. To serve one more thing (a webhook, another controller),
-// add it to Setup.
+// same assembly. With --webhook it also serves the generated validating
+// webhook. To serve one more thing (another controller), add it to Setup.
 package operator
 
 import (
@@ -15,6 +15,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/go-playground/validator/v10"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
@@ -22,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/payments/controller"
@@ -52,6 +54,15 @@ type Options struct {
 	// tags' defaults.
 	TenantPolicy string
 
+	// Webhook serves the generated validating webhook of PaymentOrder
+	// (zz_generated.webhook.go; config/webhook points the API server at it)
+	// on WebhookHost:WebhookPort with tls.crt and tls.key from
+	// WebhookCertDir (controller-runtime's default directory when empty).
+	Webhook        bool
+	WebhookHost    string
+	WebhookPort    int
+	WebhookCertDir string
+
 	// OnTenantViewListening, if set, gets the tenant view's bound address.
 	OnTenantViewListening func(net.Addr)
 	// SkipNameValidation lets one process run several managers (tests).
@@ -63,8 +74,8 @@ func Defaults() Options {
 	return Options{
 		MetricsAddr: ":8080", ProbeAddr: ":8081", TenantViewAddr: ":8082",
 		LeaderElectionID: Name, LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second,
-		GatewayTimeout: 5 * time.Second,
-		Controller:     controller.Options{RetryBaseDelay: 100 * time.Millisecond, RetryMaxDelay: 5 * time.Minute, MaxConcurrentReconciles: 2},
+		GatewayTimeout: 5 * time.Second, WebhookPort: 9443,
+		Controller: controller.Options{RetryBaseDelay: 100 * time.Millisecond, RetryMaxDelay: 5 * time.Minute, MaxConcurrentReconciles: 2},
 	}
 }
 
@@ -90,6 +101,9 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.Controller.RetryMaxDelay, "retry-max-delay", o.Controller.RetryMaxDelay, "longest backoff")
 	fs.IntVar(&o.Controller.MaxConcurrentReconciles, "max-concurrent-reconciles", o.Controller.MaxConcurrentReconciles, "orders reconciled at once")
 	fs.StringVar(&o.TenantPolicy, "tenant-policy", o.TenantPolicy, "JSON rbac policy of per-tenant overrides for the tenant view")
+	fs.BoolVar(&o.Webhook, "webhook", o.Webhook, "serve the validating webhook of config/webhook (the validate tags no CRD schema can carry, such as iso4217)")
+	fs.IntVar(&o.WebhookPort, "webhook-port", o.WebhookPort, "port of the validating webhook")
+	fs.StringVar(&o.WebhookCertDir, "webhook-cert-dir", o.WebhookCertDir, "directory of the webhook's tls.crt and tls.key (default: controller-runtime's)")
 }
 
 // Validate checks the options that flags cannot.
@@ -134,7 +148,12 @@ func NewManager(cfg *rest.Config, o Options) (ctrl.Manager, error) {
 	if o.Namespace != "" {
 		watch.DefaultNamespaces = map[string]cache.Config{o.Namespace: {}}
 	}
+	var hooks webhook.Server
+	if o.Webhook {
+		hooks = webhook.NewServer(webhook.Options{Host: o.WebhookHost, Port: o.WebhookPort, CertDir: o.WebhookCertDir})
+	}
 	return ctrl.NewManager(cfg, ctrl.Options{
+		WebhookServer:                 hooks,
 		Scheme:                        scheme,
 		Cache:                         watch,
 		Metrics:                       metricsserver.Options{BindAddress: o.MetricsAddr},
@@ -176,6 +195,15 @@ func Setup(mgr ctrl.Manager, o Options, gw gateway.Gateway) (*controller.Reconci
 	}
 	if err := mgr.Add(view); err != nil {
 		return nil, err
+	}
+	if o.Webhook {
+		// the application's validator: register custom validations on it
+		if err := (&v1alpha1.PaymentOrderWebhook{Validate: validator.New()}).SetupWebhookWithManager(mgr); err != nil {
+			return nil, fmt.Errorf("registering the webhook: %w", err)
+		}
+		if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
+			return nil, err
+		}
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
 		return nil, err

@@ -114,6 +114,9 @@ type webhookField struct {
 // webhookFields maps "pkg.Type.GoField" to the field's JSON name, to report validator's
 // errors at JSON paths.
 var webhookFields = map[string]webhookField{
+	"v1alpha1.GatewayReference.AuthorizationID":      {"authorizationId", "", ""},
+	"v1alpha1.GatewayReference.ChargeID":             {"chargeId", "", ""},
+	"v1alpha1.GatewayReference.RefundID":             {"refundId", "", ""},
 	"v1alpha1.PaymentOrder.ObjectMeta":               {"metadata", "", ""},
 	"v1alpha1.PaymentOrder.Spec":                     {"spec", "v1alpha1.PaymentOrderSpec", ""},
 	"v1alpha1.PaymentOrder.Status":                   {"status", "v1alpha1.PaymentOrderStatus", ""},
@@ -121,17 +124,23 @@ var webhookFields = map[string]webhookField{
 	"v1alpha1.PaymentOrderSpec.Amount":               {"amount", "", ""},
 	"v1alpha1.PaymentOrderSpec.CardLast4":            {"cardLast4", "", ""},
 	"v1alpha1.PaymentOrderSpec.Currency":             {"currency", "", ""},
+	"v1alpha1.PaymentOrderSpec.Description":          {"description", "", ""},
+	"v1alpha1.PaymentOrderSpec.IdempotencyKey":       {"idempotencyKey", "", ""},
 	"v1alpha1.PaymentOrderSpec.Metadata":             {"metadata", "", "m"},
 	"v1alpha1.PaymentOrderSpec.Method":               {"method", "", ""},
 	"v1alpha1.PaymentOrderSpec.PayeeID":              {"payeeId", "", ""},
 	"v1alpha1.PaymentOrderSpec.PayerID":              {"payerId", "", ""},
 	"v1alpha1.PaymentOrderSpec.Priority":             {"priority", "", ""},
-	"v1alpha1.PaymentOrderSpec.Reference":            {"reference", "", ""},
+	"v1alpha1.PaymentOrderSpec.Refund":               {"refund", "v1alpha1.RefundRequest", ""},
 	"v1alpha1.PaymentOrderSpec.Tags":                 {"tags", "", "s"},
 	"v1alpha1.PaymentOrderSpec.TenantID":             {"tenantId", "", ""},
+	"v1alpha1.PaymentOrderStatus.Attempts":           {"attempts", "", ""},
 	"v1alpha1.PaymentOrderStatus.Conditions":         {"conditions", "", "s"},
+	"v1alpha1.PaymentOrderStatus.Gateway":            {"gateway", "v1alpha1.GatewayReference", ""},
+	"v1alpha1.PaymentOrderStatus.LastError":          {"lastError", "", ""},
 	"v1alpha1.PaymentOrderStatus.ObservedGeneration": {"observedGeneration", "", ""},
 	"v1alpha1.PaymentOrderStatus.Phase":              {"phase", "", ""},
+	"v1alpha1.RefundRequest.Reason":                  {"reason", "", ""},
 }
 
 // webhookMessages says what each validate keyword of the package checks, in modelgen's words.

@@ -1,0 +1,119 @@
+//go:build envtest
+
+package payments_test
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/modelgen/modelgen/examples/payments/gateway"
+)
+
+// webhookDir holds the generated ValidatingWebhookConfigurations.
+func webhookDir() string {
+	_, self, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(self), "..", "..", "config", "webhook")
+}
+
+// installWebhooks installs the generated configurations with envtest, which
+// points them at a local serving address with a fresh CA. They are removed
+// when the test ends: the other tests run without a webhook.
+func installWebhooks(t *testing.T) *envtest.WebhookInstallOptions {
+	t.Helper()
+	opts := &envtest.WebhookInstallOptions{Paths: []string{webhookDir()}, MaxTime: time.Minute, PollInterval: 100 * time.Millisecond}
+	if err := opts.Install(restConfig); err != nil {
+		t.Fatalf("installing the webhook configurations: %v", err)
+	}
+	if len(opts.ValidatingWebhooks) == 0 {
+		t.Fatalf("no ValidatingWebhookConfiguration under %s", webhookDir())
+	}
+	t.Cleanup(func() {
+		cs := kubernetes.NewForConfigOrDie(restConfig)
+		for _, c := range opts.ValidatingWebhooks {
+			if err := cs.AdmissionregistrationV1().ValidatingWebhookConfigurations().Delete(context.Background(), c.Name, metav1.DeleteOptions{}); err != nil {
+				t.Errorf("removing %s: %v", c.Name, err)
+			}
+		}
+		_ = opts.Cleanup()
+	})
+	return opts
+}
+
+func orderWithCurrency(ns, currency string) *unstructured.Unstructured {
+	spec := validSpec()
+	spec["currency"] = currency
+	return unstructuredOrder(ns, spec)
+}
+
+// TestWebhookRefusesWhatTheCRDCannot: the operator, assembled as its main
+// does with --webhook, serves the generated PaymentOrder webhook; a real
+// kube-apiserver, configured from config/webhook (failurePolicy Fail), calls
+// it and refuses what the CRD schema cannot: `currency: usd` passes the CRD
+// (len=3, alpha) but not validator's uppercase, `XXY` not iso4217.
+func TestWebhookRefusesWhatTheCRDCannot(t *testing.T) {
+	ns := namespace(t)
+	ctx := context.Background()
+	if err := k8s.Create(ctx, orderWithCurrency(ns, "usd"), client.DryRunAll); err != nil {
+		t.Fatalf("without the webhook the API server should admit currency usd (no CRD schema says uppercase or iso4217), got %v", err)
+	}
+	hooks := installWebhooks(t)
+	o := testOptions(ns)
+	o.Webhook, o.WebhookHost, o.WebhookPort, o.WebhookCertDir = true, hooks.LocalServingHost, hooks.LocalServingPort, hooks.LocalServingCertDir
+	stop := startOperator(t, o, gateway.NewSimulated(o.Gateway))
+	eventually(t, "the webhook to answer", func() (bool, string) {
+		err := k8s.Create(ctx, orderWithCurrency(ns, "EUR"), client.DryRunAll)
+		return err == nil, errText(err)
+	})
+
+	// validator stops at a field's first failing check: usd fails uppercase
+	for _, c := range []struct{ currency, says string }{
+		{"usd", `admission webhook "vpaymentorder-v1alpha1.payments.example.com" denied the request`},
+		{"usd", "spec.currency: Invalid value: \"usd\": must satisfy: non-empty and all uppercase (uppercase)"},
+		{"XXY", "spec.currency: Invalid value: \"XXY\": must be an ISO 4217 currency code (iso4217)"},
+		{"XXX-unknown", "spec.currency"}, // the CRD's maxLength refuses it before the webhook
+	} {
+		err := k8s.Create(ctx, orderWithCurrency(ns, c.currency))
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("currency %q: want a refusal saying %q, got %v", c.currency, c.says, err)
+		}
+	}
+
+	order := unstructuredOrder(ns, validSpec())
+	if err := k8s.Create(ctx, order); err != nil {
+		t.Fatalf("a valid order was refused: %v", err)
+	}
+	eventually(t, "a valid update to be admitted", func() (bool, string) {
+		var cur unstructured.Unstructured
+		cur.SetGroupVersionKind(order.GroupVersionKind())
+		err := k8s.Get(ctx, client.ObjectKeyFromObject(order), &cur)
+		if err == nil {
+			cur.Object["spec"].(map[string]any)["description"] = "invoice 42"
+			err = k8s.Update(ctx, &cur)
+		}
+		return err == nil, errText(err)
+	})
+
+	// an outage: the webhook server stops, and failurePolicy Fail refuses writes
+	stop()
+	err := k8s.Create(ctx, unstructuredOrder(ns, validSpec()))
+	if err == nil || !strings.Contains(err.Error(), "failed calling webhook") {
+		t.Errorf("with the webhook server down a valid create went through or failed otherwise: %v", err)
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
