@@ -64,7 +64,7 @@ type Config struct {
 // DefaultConfig is a package's settings when neither modelgen.yaml nor a
 // flag says otherwise.
 func DefaultConfig(p *model.Package) Config {
-	cfg := Config{Title: p.Group, Version: "0.1.0", OpenAPI: "openapi.yaml", CRDDir: "config/crd/bases", RBACDir: "config/rbac", DocsDir: "docs"}
+	cfg := Config{Title: p.Group, Version: "0.1.0", OpenAPI: "openapi.yaml", CRDDir: "config/crd/bases", RBACDir: "config/rbac", WebhookDir: "config/webhook", DocsDir: "docs"}
 	if cfg.Title == "" {
 		cfg.Title = p.Path
 	}

@@ -148,6 +148,7 @@ var outputPaths = []outputPath{
 	{name: "openapi", flag: "--openapi-out", file: true, get: func(c *gen.Config) string { return c.OpenAPI }},
 	{name: "crdDir", flag: "--crd-dir", fromModule: true, get: func(c *gen.Config) string { return c.CRDDir }},
 	{name: "rbacDir", fromModule: true, get: func(c *gen.Config) string { return c.RBACDir }},
+	{name: "webhookDir", fromModule: true, get: func(c *gen.Config) string { return c.WebhookDir }},
 	{name: "docsDir", get: func(c *gen.Config) string { return c.DocsDir }},
 }
 
