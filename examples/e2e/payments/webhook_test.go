@@ -19,10 +19,10 @@ import (
 	"github.com/modelgen/modelgen/examples/payments/gateway"
 )
 
-// webhookDir holds the generated ValidatingWebhookConfigurations.
+// webhookDir is the generated ValidatingWebhookConfiguration of PaymentOrder.
 func webhookDir() string {
 	_, self, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(self), "..", "..", "config", "webhook")
+	return filepath.Join(filepath.Dir(self), "..", "..", "config", "webhook", "payments.example.com_v1alpha1_manifests.yaml")
 }
 
 // installWebhooks installs the generated configurations with envtest, which

@@ -17,12 +17,14 @@ import (
 	"os"
 	"time"
 
+	"github.com/go-playground/validator/v10"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	slav1 "github.com/modelgen/modelgen/examples/sla/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/sla/controller"
@@ -42,6 +44,9 @@ type options struct {
 	probeAddr         string
 	leaderElect       bool
 	leaderElectionNS  string
+	webhook           bool
+	webhookPort       int
+	webhookCertDir    string
 	zap               zap.Options
 }
 
@@ -56,6 +61,9 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
 	fs.BoolVar(&o.leaderElect, "leader-elect", false, "elect a leader, so that only one replica reconciles")
 	fs.StringVar(&o.leaderElectionNS, "leader-election-namespace", "", "namespace of the leader-election lease (default: the pod's namespace)")
+	fs.BoolVar(&o.webhook, "webhook", false, "serve the validating webhook of config/webhook (the validate tags no CRD schema can carry, such as iso4217)")
+	fs.IntVar(&o.webhookPort, "webhook-port", 9443, "port of the validating webhook")
+	fs.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "directory of the webhook's tls.crt and tls.key (default: controller-runtime's)")
 	// --kubeconfig is registered on the default flag set by controller-runtime.
 	if f := flag.CommandLine.Lookup("kubeconfig"); f != nil {
 		fs.Var(f.Value, f.Name, f.Usage)
@@ -103,7 +111,12 @@ func start(o *options) error {
 	if err != nil {
 		return err
 	}
+	var hooks webhook.Server
+	if o.webhook {
+		hooks = webhook.NewServer(webhook.Options{Port: o.webhookPort, CertDir: o.webhookCertDir})
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		WebhookServer:           hooks,
 		Scheme:                  scheme,
 		Metrics:                 metricsserver.Options{BindAddress: o.metricsAddr},
 		HealthProbeBindAddress:  o.probeAddr,
@@ -123,6 +136,12 @@ func start(o *options) error {
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		return err
+	}
+	if o.webhook {
+		// the application's validator: register custom validations on it
+		if err := (&slav1.SLAContractWebhook{Validate: validator.New()}).SetupWebhookWithManager(mgr); err != nil {
+			return err
+		}
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return err
