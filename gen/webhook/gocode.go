@@ -70,14 +70,14 @@ func goFile(pk *model.Package, kinds []*Kind, governed map[*model.Type]bool) (*g
 // kindCode renders one kind's webhook type, path and methods.
 func kindCode(f *jen.File, k *Kind, governed bool) {
 	t, name := k.Type, k.Type.Name+"Webhook"
-	what := "its validate tags"
+	what := "its validate tags with the application's validator"
 	if kw := k.Keywords(); len(kw) > 0 {
-		what = "its validate tags, including those no CRD schema can carry (" + strings.Join(kw, ", ") + ")"
+		what += ", including those no CRD schema can carry (" + strings.Join(kw, ", ") + ")"
 	}
 	f.Commentf("%sWebhookPath is where %s's validating webhook is served: controller-runtime's path for the kind, as config/webhook names it.", t.Name, t.Name)
 	f.Const().Id(t.Name + "WebhookPath").Op("=").Lit(Path(t))
 	f.Line()
-	f.Commentf("%s is the validating admission webhook of %s. On create and update it runs %s with the application's validator, and reports each failure at its JSON path (%s).", name, t.Name, what, "spec.currency")
+	f.Commentf("%s is the validating admission webhook of %s. On create and update it runs %s, and reports each failure at its JSON path.", name, t.Name, what)
 	if len(k.Machines) > 0 {
 		f.Comment("It also checks that the phase follows its state machine, as the CRD's transition rules do.")
 	}

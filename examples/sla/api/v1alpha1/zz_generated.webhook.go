@@ -21,7 +21,7 @@ import (
 // SLAContractWebhookPath is where SLAContract's validating webhook is served: controller-runtime's path for the kind, as config/webhook names it.
 const SLAContractWebhookPath = "/validate-sla-example-com-v1alpha1-slacontract"
 
-// SLAContractWebhook is the validating admission webhook of SLAContract. On create and update it runs its validate tags, including those no CRD schema can carry (iso4217, uppercase) with the application's validator, and reports each failure at its JSON path (spec.currency).
+// SLAContractWebhook is the validating admission webhook of SLAContract. On create and update it runs its validate tags with the application's validator, including those no CRD schema can carry (iso4217, uppercase), and reports each failure at its JSON path.
 // It also checks that the phase follows its state machine, as the CRD's transition rules do.
 // With Access and Subject set, it refuses changes to fields the requesting subject may not write.
 //
