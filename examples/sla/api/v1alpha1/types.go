@@ -136,7 +136,7 @@ type SLAContractStatus struct {
 	// and stayed there, up to the latest measurement.
 	BelowBreachSince *metav1.Time `json:"belowBreachSince,omitempty"`
 	// Breaches records every breach with the compensation computed for it.
-	Breaches []BreachRecord `json:"breaches,omitempty" validate:"omitempty,max=64"`
+	Breaches []BreachRecord `json:"breaches,omitempty" validate:"omitempty,max=64,dive"`
 	// ObservedGeneration is the spec generation the status describes.
 	ObservedGeneration int64 `json:"observedGeneration,omitempty" validate:"omitempty,gte=0"`
 	// Conditions: MetricsAvailable says whether the last evaluation
