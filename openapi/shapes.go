@@ -78,7 +78,7 @@ func foldSameKindAnyOf(s *apiext.JSONSchemaProps) {
 		s.AnyOf = nil // a branch without rules lets every value through
 		return
 	}
-	if len(s.AnyOf) < 2 || distinctTypes(s.AnyOf) {
+	if len(s.AnyOf) < 2 || distinctTypes(s.AnyOf) || zeroOrRange(s) {
 		return
 	}
 	var negated []apiext.JSONSchemaProps
@@ -277,4 +277,71 @@ func timeFormat(id crd.TypeIdent, s *openapi3.Schema) {
 		s.Extensions = map[string]any{}
 	}
 	s.Extensions["x-ogen-time-format"] = layout
+}
+
+// zeroOrRange writes "zero or a range that excludes zero" (`omitempty,gte=1`
+// on a number) as bounds that clients see and check, plus the gap they
+// leave between zero and the range as a `not`: anyOf [0, [1, 9]] becomes
+// minimum 0, maximum 9, not (0, 1). It reports false for any other anyOf.
+func zeroOrRange(s *apiext.JSONSchemaProps) bool {
+	if len(s.AnyOf) != 2 || !isZero(s.AnyOf[0]) || !onlyBounds(s.AnyOf[1]) {
+		return false
+	}
+	r := s.AnyOf[1]
+	var gap apiext.JSONSchemaProps
+	zero := 0.0
+	switch {
+	case r.Minimum != nil && (*r.Minimum > 0 || *r.Minimum == 0 && r.ExclusiveMinimum):
+		tighten(s, &zero, false, r.Maximum, r.ExclusiveMaximum)
+		gap = apiext.JSONSchemaProps{Minimum: &zero, ExclusiveMinimum: true, Maximum: r.Minimum, ExclusiveMaximum: !r.ExclusiveMinimum}
+	case r.Maximum != nil && (*r.Maximum < 0 || *r.Maximum == 0 && r.ExclusiveMaximum):
+		tighten(s, r.Minimum, r.ExclusiveMinimum, &zero, false)
+		gap = apiext.JSONSchemaProps{Minimum: r.Maximum, ExclusiveMinimum: !r.ExclusiveMaximum, Maximum: &zero, ExclusiveMaximum: true}
+	default:
+		return false
+	}
+	s.AnyOf = nil
+	if *gap.Minimum == *gap.Maximum && (gap.ExclusiveMinimum || gap.ExclusiveMaximum) {
+		return true // nothing between zero and the range
+	}
+	if s.Not == nil {
+		s.Not = &gap
+	} else {
+		s.AllOf = append(s.AllOf, apiext.JSONSchemaProps{Not: &gap})
+	}
+	return true
+}
+
+// isZero reports the schemas of the zero number: enum [0] or [0, 0].
+func isZero(z apiext.JSONSchemaProps) bool {
+	if len(z.Enum) == 1 && string(z.Enum[0].Raw) == "0" {
+		z.Enum = nil
+		return reflect.DeepEqual(z, apiext.JSONSchemaProps{})
+	}
+	if z.Minimum == nil || z.Maximum == nil || *z.Minimum != 0 || *z.Maximum != 0 || z.ExclusiveMinimum || z.ExclusiveMaximum {
+		return false
+	}
+	z.Minimum, z.Maximum = nil, nil
+	return reflect.DeepEqual(z, apiext.JSONSchemaProps{})
+}
+
+// onlyBounds reports a schema with bounds and nothing else.
+func onlyBounds(r apiext.JSONSchemaProps) bool {
+	if r.Minimum == nil && r.Maximum == nil {
+		return false
+	}
+	r.Minimum, r.Maximum, r.ExclusiveMinimum, r.ExclusiveMaximum = nil, nil, false, false
+	return reflect.DeepEqual(r, apiext.JSONSchemaProps{})
+}
+
+// tighten intersects s's bounds with [lo, hi] (nil is unbounded).
+func tighten(s *apiext.JSONSchemaProps, lo *float64, loExcl bool, hi *float64, hiExcl bool) {
+	if lo != nil && (s.Minimum == nil || *lo > *s.Minimum || *lo == *s.Minimum && loExcl) {
+		v := *lo
+		s.Minimum, s.ExclusiveMinimum = &v, loExcl
+	}
+	if hi != nil && (s.Maximum == nil || *hi < *s.Maximum || *hi == *s.Maximum && hiExcl) {
+		v := *hi
+		s.Maximum, s.ExclusiveMaximum = &v, hiExcl
+	}
 }
