@@ -20,7 +20,8 @@ import (
 //   - anyOf whose branches are of one kind (`omitempty,len=4` is "empty or
 //     four runes", `a|b` two string rules) becomes not: {allOf: [not a,
 //     not b]}: ogen refuses such anyOf ("sum types with same names"), and
-//     both generators leave a `not` to the server;
+//     both generators leave a `not` to the server; "zero or a range" on a
+//     number becomes the bounds plus the gap as a `not` (zeroOrRange);
 //   - patterns are ECMA-262, as OpenAPI defines them (see internal/ecma);
 //     one without an ECMA-262 form is left out, with a warning at the field;
 //   - an object without properties says additionalProperties: true, and
