@@ -138,7 +138,7 @@ if [ "${UPSTREAM:-1}" = "1" ]; then
 			grep -E '^[^ :]+\.go:[0-9]+:[0-9]+: .*api-approved' | awk -F: '{ print $1, $2 }' | sort -k1,1 -k2,2nr |
 			while read -r file line; do
 				sed -i "${line}i // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=https://github.com/kubernetes-sigs/gateway-api/pull/4530\"" "$work/$name/$file"
-			done
+			done || true
 		bench "$name" "$work/$name" "$pattern"
 	}
 	upstream gateway-api sigs.k8s.io/gateway-api@v1.6.3 ./apis/...
