@@ -93,76 +93,104 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 // step takes the next step of the lifecycle; it reports whether the phase
 // moved.
 func (r *Reconciler) step(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
-	st := &po.Status
-	req := r.request(po)
-	switch st.Phase {
+	switch po.Status.Phase {
 	case "":
-		return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
-			if p.Status.Phase != "" {
-				return errMoved
-			}
-			p.Status.Phase = v1alpha1.PaymentPhaseMachine().Initial()
-			p.Status.Attempts = 1
-			return nil
-		})
+		return r.accept(ctx, po)
 	case v1alpha1.PhaseSubmitted:
-		req.Key = Key(po.UID, "authorize", st.Attempts)
-		id, err := call(ctx, r, "authorize", func(ctx context.Context) (string, error) { return r.Gateway.Authorize(ctx, req) })
-		if err != nil {
-			return false, r.failed(ctx, po, err)
-		}
-		return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
-			p.Status.Gateway = &v1alpha1.GatewayReference{AuthorizationID: id}
-			return p.Status.Authorize()
-		})
+		return r.authorize(ctx, po)
 	case v1alpha1.PhaseAuthorized:
-		req.Key, req.ID = Key(po.UID, "capture", st.Attempts), gatewayRef(po).AuthorizationID
-		id, err := call(ctx, r, "capture", func(ctx context.Context) (string, error) { return r.Gateway.Capture(ctx, req) })
-		if err != nil {
-			return false, r.failed(ctx, po, err)
-		}
-		return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
-			ref := gatewayRef(p)
-			ref.ChargeID = id
-			p.Status.Gateway = &ref
-			return p.Status.Process()
-		})
+		return r.capture(ctx, po)
 	case v1alpha1.PhaseProcessed:
-		req.Key, req.ID = Key(po.UID, "settle", st.Attempts), gatewayRef(po).ChargeID
-		_, err := call(ctx, r, "settle", func(ctx context.Context) (string, error) { return "", r.Gateway.Settle(ctx, req) })
-		if gateway.IsDeclined(err) {
-			// the clearing bounced the charge: start again, with new keys
-			return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
-				if err := p.Status.Retry(); err != nil {
-					return err
-				}
-				p.Status.Attempts++
-				p.Status.Gateway = nil
-				p.Status.LastError = err.Error()
-				return nil
-			})
-		}
-		if err != nil {
-			return false, r.failed(ctx, po, err)
-		}
-		return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error { return p.Status.Settle() })
+		return r.settle(ctx, po)
 	case v1alpha1.PhaseSettled:
-		if po.Spec.Refund == nil {
-			return false, nil
-		}
-		req.Key, req.ID = Key(po.UID, "refund", 1), gatewayRef(po).ChargeID
-		id, err := call(ctx, r, "refund", func(ctx context.Context) (string, error) { return r.Gateway.Refund(ctx, req) })
-		if err != nil {
-			return false, r.failed(ctx, po, err)
-		}
-		return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
-			ref := gatewayRef(p)
-			ref.RefundID = id
-			p.Status.Gateway = &ref
-			return p.Status.Refund()
-		})
+		return r.refund(ctx, po)
 	}
 	return false, nil
+}
+
+// accept starts a new order at the machine's initial state.
+func (r *Reconciler) accept(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
+		if p.Status.Phase != "" {
+			return errMoved
+		}
+		p.Status.Phase = v1alpha1.PaymentPhaseMachine().Initial()
+		p.Status.Attempts = 1
+		return nil
+	})
+}
+
+// authorize holds the amount at the gateway: Submitted -> Authorized.
+func (r *Reconciler) authorize(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+	req := r.request(po)
+	req.Key = Key(po.UID, "authorize", po.Status.Attempts)
+	id, err := call(ctx, r, "authorize", func(ctx context.Context) (string, error) { return r.Gateway.Authorize(ctx, req) })
+	if err != nil {
+		return false, r.failed(ctx, po, err)
+	}
+	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
+		p.Status.Gateway = &v1alpha1.GatewayReference{AuthorizationID: id}
+		return p.Status.Authorize()
+	})
+}
+
+// capture charges the authorization: Authorized -> Processed.
+func (r *Reconciler) capture(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+	req := r.request(po)
+	req.Key, req.ID = Key(po.UID, "capture", po.Status.Attempts), gatewayRef(po).AuthorizationID
+	id, err := call(ctx, r, "capture", func(ctx context.Context) (string, error) { return r.Gateway.Capture(ctx, req) })
+	if err != nil {
+		return false, r.failed(ctx, po, err)
+	}
+	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
+		ref := gatewayRef(p)
+		ref.ChargeID = id
+		p.Status.Gateway = &ref
+		return p.Status.Process()
+	})
+}
+
+// settle waits for the clearing: Processed -> Settled, or Processed ->
+// Submitted (Retry) with a new attempt when the clearing bounced the charge.
+func (r *Reconciler) settle(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+	req := r.request(po)
+	req.Key, req.ID = Key(po.UID, "settle", po.Status.Attempts), gatewayRef(po).ChargeID
+	_, err := call(ctx, r, "settle", func(ctx context.Context) (string, error) { return "", r.Gateway.Settle(ctx, req) })
+	if gateway.IsDeclined(err) {
+		// the clearing bounced the charge: start again, with new keys
+		return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
+			if err := p.Status.Retry(); err != nil {
+				return err
+			}
+			p.Status.Attempts++
+			p.Status.Gateway = nil
+			p.Status.LastError = err.Error()
+			return nil
+		})
+	}
+	if err != nil {
+		return false, r.failed(ctx, po, err)
+	}
+	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error { return p.Status.Settle() })
+}
+
+// refund pays a settled order back once the spec asks: Settled -> Refunded.
+func (r *Reconciler) refund(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+	if po.Spec.Refund == nil {
+		return false, nil
+	}
+	req := r.request(po)
+	req.Key, req.ID = Key(po.UID, "refund", 1), gatewayRef(po).ChargeID
+	id, err := call(ctx, r, "refund", func(ctx context.Context) (string, error) { return r.Gateway.Refund(ctx, req) })
+	if err != nil {
+		return false, r.failed(ctx, po, err)
+	}
+	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
+		ref := gatewayRef(p)
+		ref.RefundID = id
+		p.Status.Gateway = &ref
+		return p.Status.Refund()
+	})
 }
 
 // errMoved stops a write whose order was moved on by someone else.
