@@ -35,8 +35,9 @@ Each side must be one self-contained OpenAPI 3.0 document (2.0 and 3.1 are
 refused) and stay within limits: a regular file (no device, FIFO or directory,
 through a symlink or not) or git blob of at most --max-size, at most
 --max-yaml-aliases aliases adding at most --max-yaml-alias-nodes nodes once
-expanded (counted before expanding), and only local $refs (#/...). A document
-beyond a limit is refused with exit 2 before it is decoded.
+expanded (counted before expanding), only local $refs (#/...), and schemas
+nested at most --max-schema-depth deep. A document beyond a limit is refused
+with exit 2 before it is compared.
 
 Exit status: 0 pass, 1 violation, 2 usage or input error.
 
@@ -68,6 +69,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fs.Var(sizeFlag{&opts.Limits.MaxBytes}, "max-size", "largest document read per side: a `size` in bytes, or with a KiB, MiB or GiB suffix")
 	fs.IntVar(&opts.Limits.MaxAliases, "max-yaml-aliases", DefaultMaxAliases, "most YAML aliases a document may use")
 	fs.IntVar(&opts.Limits.MaxAliasNodes, "max-yaml-alias-nodes", DefaultMaxAliasNodes, "most YAML nodes the aliases of a document may add once expanded")
+	fs.IntVar(&opts.Limits.MaxDepth, "max-schema-depth", DefaultMaxDepth, "longest chain of nested schemas (through $refs) a document may have")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageText)
 		fs.PrintDefaults()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -34,6 +35,7 @@ type extensions struct {
 	ofRef      map[*openapi3.SchemaRef]facts // extensions written beside a $ref
 	components map[*openapi3.Schema]string   // component schema -> its name
 	schemas    int                           // schemas seen, for the comparison's bound
+	depth      int                           // the longest chain of nested schemas
 }
 
 // collectExtensions decodes every modelgen extension of the document, on
@@ -46,7 +48,7 @@ func collectExtensions(doc *openapi3.T) (*extensions, error) {
 		ofSchema:   map[*openapi3.Schema]facts{},
 		ofRef:      map[*openapi3.SchemaRef]facts{},
 		components: map[*openapi3.Schema]string{},
-	}, seen: map[*openapi3.Schema]bool{}}
+	}, height: map[*openapi3.Schema]int{}}
 	if doc.Components != nil {
 		for _, name := range sortedKeys(doc.Components.Schemas) {
 			if ref := doc.Components.Schemas[name]; ref != nil && ref.Value != nil && ref.Ref == "" {
@@ -56,50 +58,60 @@ func collectExtensions(doc *openapi3.T) (*extensions, error) {
 			}
 		}
 		for _, name := range sortedKeys(doc.Components.Schemas) {
-			c.schemaRef(doc.Components.Schemas[name], "#/components/schemas/"+jsonPointerEscape(name))
+			c.schemaRef(doc.Components.Schemas[name], &trail{text: "#/components/schemas/" + jsonPointerEscape(name)})
 		}
 	}
 	forEachBody(doc, func(op operation, pointer string, media *openapi3.MediaType) {
-		c.schemaRef(media.Schema, pointer+"/schema")
+		c.schemaRef(media.Schema, &trail{text: pointer + "/schema"})
 	})
 	return c.ext, errors.Join(c.errs...)
 }
 
 type collector struct {
-	ext  *extensions
-	seen map[*openapi3.Schema]bool
-	errs []error
+	ext    *extensions
+	height map[*openapi3.Schema]int
+	errs   []error
 }
 
-func (c *collector) schemaRef(ref *openapi3.SchemaRef, pointer string) {
+// schemaRef decodes the extensions of a schema and of everything under it,
+// once per schema, and returns the height of the schema: the longest chain
+// of nested schemas from it, through $refs (a cycle counts once).
+func (c *collector) schemaRef(ref *openapi3.SchemaRef, pointer *trail) int {
 	if ref == nil {
-		return
+		return 0
 	}
 	if ref.Ref != "" && len(ref.Extensions) > 0 {
 		if f, ok := c.decode(ref.Extensions, pointer); ok {
 			c.ext.ofRef[ref] = f
 		}
 	}
-	if ref.Value == nil || c.seen[ref.Value] {
-		return
-	}
 	s := ref.Value
-	c.seen[s] = true
+	if s == nil {
+		return 0
+	}
+	if h, ok := c.height[s]; ok {
+		return h // known, or 0 while s is being walked: a cycle
+	}
+	c.height[s] = 0
 	c.ext.schemas++
 	if f, ok := c.decode(s.Extensions, pointer); ok {
 		c.ext.ofSchema[s] = f
 	}
+	h := 0
 	for _, name := range sortedKeys(s.Properties) {
-		c.schemaRef(s.Properties[name], pointer+"/properties/"+jsonPointerEscape(name))
+		h = max(h, c.schemaRef(s.Properties[name], pointer.add("/properties/", name)))
 	}
-	c.schemaRef(s.Items, pointer+"/items")
-	c.schemaRef(s.AdditionalProperties.Schema, pointer+"/additionalProperties")
-	c.schemaRef(s.Not, pointer+"/not")
+	h = max(h, c.schemaRef(s.Items, pointer.add("/items", "")))
+	h = max(h, c.schemaRef(s.AdditionalProperties.Schema, pointer.add("/additionalProperties", "")))
+	h = max(h, c.schemaRef(s.Not, pointer.add("/not", "")))
 	for keyword, refs := range combinators(s) {
 		for i, r := range refs {
-			c.schemaRef(r, fmt.Sprintf("%s/%s/%d", pointer, keyword, i))
+			h = max(h, c.schemaRef(r, pointer.add("/"+keyword+"/", strconv.Itoa(i))))
 		}
 	}
+	c.height[s] = h + 1
+	c.ext.depth = max(c.ext.depth, h+1)
+	return h + 1
 }
 
 // combinators lists allOf, anyOf and oneOf, in that order.
@@ -111,7 +123,7 @@ func combinators(s *openapi3.Schema) func(yield func(string, openapi3.SchemaRefs
 
 // decode reads the modelgen extensions of one schema, keeping a positioned
 // error for each one that is malformed.
-func (c *collector) decode(extensions map[string]any, pointer string) (facts, bool) {
+func (c *collector) decode(extensions map[string]any, pointer *trail) (facts, bool) {
 	var f facts
 	if raw, ok := extensions[ext.StateMachineName]; ok {
 		m, err := ext.DecodeStateMachine(raw)
@@ -130,7 +142,7 @@ func (c *collector) decode(extensions map[string]any, pointer string) (facts, bo
 	return f, f.machine != nil || f.access != nil
 }
 
-func (c *collector) fail(pointer, extension string, err error) {
+func (c *collector) fail(pointer *trail, extension string, err error) {
 	if err != nil {
 		c.errs = append(c.errs, fmt.Errorf("%s: %s: %w", pointer, extension, err))
 	}
@@ -183,6 +195,26 @@ func forEachBody(doc *openapi3.T, f func(op operation, pointer string, media *op
 			}
 		}
 	}
+}
+
+// trail is a path built one segment at a time and written out only when a
+// message needs it: building every path as a string would cost memory
+// quadratic in the depth of the schemas.
+type trail struct {
+	parent *trail
+	text   string // a prefix (the root), or a separator and a name
+	name   string // escaped as a JSON pointer token when the trail is
+}
+
+func (t *trail) add(sep, name string) *trail { return &trail{parent: t, text: sep, name: name} }
+
+func (t *trail) String() string {
+	var parts []string
+	for ; t != nil; t = t.parent {
+		parts = append(parts, t.text+jsonPointerEscape(t.name))
+	}
+	slices.Reverse(parts)
+	return strings.Join(parts, "")
 }
 
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")

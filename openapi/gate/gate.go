@@ -131,6 +131,11 @@ func parseSide(ctx context.Context, loc location, data []byte, lim Limits) (*sid
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", loc.given, err)
 	}
+	if ext.depth > lim.MaxDepth {
+		return nil, fmt.Errorf("%s: %w", loc.given, &LimitError{
+			Msg:  fmt.Sprintf("schemas nest %d levels deep, more than the limit of %d", ext.depth, lim.MaxDepth),
+			Flag: "max-schema-depth"})
+	}
 	return &side{spec: spec, version: v, ext: ext}, nil
 }
 

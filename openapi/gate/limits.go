@@ -23,6 +23,9 @@ type Limits struct {
 	// MaxAliasNodes is the most YAML nodes the aliases may add once
 	// expanded, counted before anything is expanded (--max-yaml-alias-nodes).
 	MaxAliasNodes int
+	// MaxDepth is the longest chain of nested schemas, through $refs
+	// (--max-schema-depth): oasdiff's work grows with the square of it.
+	MaxDepth int
 }
 
 // Default limits: far above what modelgen writes (no aliases at all, about
@@ -33,11 +36,12 @@ const (
 	DefaultMaxBytes      = 16 << 20
 	DefaultMaxAliases    = 1000
 	DefaultMaxAliasNodes = 100_000
+	DefaultMaxDepth      = 100
 )
 
 // DefaultLimits returns the limits used when Options.Limits is zero.
 func DefaultLimits() Limits {
-	return Limits{MaxBytes: DefaultMaxBytes, MaxAliases: DefaultMaxAliases, MaxAliasNodes: DefaultMaxAliasNodes}
+	return Limits{MaxBytes: DefaultMaxBytes, MaxAliases: DefaultMaxAliases, MaxAliasNodes: DefaultMaxAliasNodes, MaxDepth: DefaultMaxDepth}
 }
 
 // orDefaults fills the zero fields of l with the defaults.
@@ -51,6 +55,9 @@ func (l Limits) orDefaults() Limits {
 	}
 	if l.MaxAliasNodes <= 0 {
 		l.MaxAliasNodes = d.MaxAliasNodes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = d.MaxDepth
 	}
 	return l
 }

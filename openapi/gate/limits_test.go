@@ -204,3 +204,60 @@ func TestLimitFlagsRaise(t *testing.T) {
 		t.Errorf("--max-yaml-aliases 1001: exit %d: %s", code, msg)
 	}
 }
+
+// deepDoc nests array schemas depth levels deep, in count separate chains.
+func deepDoc(depth, count int) string {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: t, version: 1.2.0}\npaths:\n")
+	for i := range count {
+		fmt.Fprintf(&b, "  /x%d:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: ", i)
+		b.WriteString(strings.Repeat("{type: array, items: ", depth-1) + "{type: string}" + strings.Repeat("}", depth-1) + "\n")
+	}
+	return b.String()
+}
+
+// oasdiff's work grows with the square of the nesting depth (4 chains 9000
+// deep, 800 KB, took it 2.8 s of CPU): the depth is limited, through $refs
+// too, and the generated contracts are far below the limit.
+func TestLimitSchemaDepth(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "deep.yaml"), deepDoc(2000, 2))
+	// Refused on the YAML tree, before kin-openapi or oasdiff see it.
+	refused(t, Options{Dir: dir, Revision: "deep.yaml"}, []string{"deep.yaml: the document nests 2010 levels deep; schemas nested at most 100 deep allow 240 (raise the limit with --max-schema-depth)"})
+	// Schemas nested through properties at the limit take two YAML levels
+	// each, and pass.
+	props := strings.Repeat("{type: object, properties: {p: ", 99) + "{type: string}" + strings.Repeat("}}", 99)
+	writeFile(t, filepath.Join(dir, "props.yaml"), minimal("3.0.3", props))
+	if _, err := Run(t.Context(), Options{Base: "props.yaml", Revision: "props.yaml", Dir: dir}); err != nil {
+		t.Errorf("100 levels of properties: %v", err)
+	}
+	writeFile(t, filepath.Join(dir, "d101.yaml"), deepDoc(101, 1))
+	refused(t, Options{Dir: dir, Revision: "d101.yaml"}, []string{"schemas nest 101 levels deep"})
+	if _, err := Run(t.Context(), Options{Base: "d101.yaml", Revision: "d101.yaml", Dir: dir, Limits: Limits{MaxDepth: 101}}); err != nil {
+		t.Errorf("depth 101 under a limit of 101: %v", err)
+	}
+
+	// A chain of components through $ref counts the same.
+	var chain strings.Builder
+	chain.WriteString(minimal("3.0.3", "{$ref: '#/components/schemas/C0'}") + "components:\n  schemas:\n")
+	for i := range 150 {
+		fmt.Fprintf(&chain, "    C%d: {type: object, properties: {next: {$ref: '#/components/schemas/C%d'}}}\n", i, i+1)
+	}
+	chain.WriteString("    C150: {type: object, properties: {back: {$ref: '#/components/schemas/C0'}}}\n")
+	writeFile(t, filepath.Join(dir, "chain.yaml"), chain.String())
+	refused(t, Options{Dir: dir, Revision: "chain.yaml"}, []string{"schemas nest 151 levels deep"})
+
+	for _, example := range []string{"payments/api/v1alpha1", "sla/api/v1alpha1"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "examples", example, "openapi.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := parseSide(t.Context(), location{given: example}, data, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if t.Logf("%s: depth %d", example, s.ext.depth); s.ext.depth > DefaultMaxDepth/4 {
+			t.Errorf("%s: depth %d, too close to the default limit %d", example, s.ext.depth, DefaultMaxDepth)
+		}
+	}
+}

@@ -177,7 +177,7 @@ func TestDiffFactsPresence(t *testing.T) {
 	machine := &ext.StateMachine{Name: "P", Initial: "A", States: []string{"A"}}
 	access := &ext.Access{Read: []string{"r"}}
 	tenant := &ext.Access{Read: []string{"r"}, Tenant: true}
-	at := place{body: "GET /x response 200", path: ".f"}
+	at := place{body: "GET /x response 200"}.child(".f")
 	with := facts{machine: machine, access: access}
 	cases := []struct {
 		name     string
@@ -206,7 +206,7 @@ func TestCompareMachines(t *testing.T) {
 		{From: "A", Event: "go", To: "B"}, {From: "B", Event: "go", To: "A"}, {From: "B", Event: "back", To: "A"}, {From: "B", Event: "skip", To: "D"},
 	}}
 	var got []string
-	for _, c := range compareMachines(place{body: "GET /s response 200", path: ".phase"}, old, cur) {
+	for _, c := range compareMachines(place{body: "GET /s response 200"}.child(".phase"), old, cur) {
 		got = append(got, c.ID+": "+c.Message)
 	}
 	want := []string{

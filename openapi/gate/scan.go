@@ -27,6 +27,9 @@ func scanDocument(data []byte, lim Limits) error {
 	if err := checkAliases(&root, lim); err != nil {
 		return err
 	}
+	if err := checkNesting(&root, lim); err != nil {
+		return err
+	}
 	if err := checkRefs(&root); err != nil {
 		return err
 	}
@@ -107,6 +110,49 @@ func satAdd(x, y int64) int64 {
 		return math.MaxInt64 / 2
 	}
 	return x + y
+}
+
+// yamlLevelsPerSchema and yamlLevelsAroundSchemas bound how deep the YAML of
+// a document whose schemas nest Limits.MaxDepth deep can be: a nested schema
+// takes at most two levels ("properties", then the name), and the path to a
+// body's schema about a dozen.
+const (
+	yamlLevelsPerSchema     = 2
+	yamlLevelsAroundSchemas = 40
+)
+
+// checkNesting refuses a document whose YAML nests deeper than schemas
+// within the depth limit could, before kin-openapi and oasdiff spend time
+// (oasdiff: with the square of the depth) on it. The exact schema depth,
+// through $refs, is checked once the document is loaded.
+func checkNesting(root *yaml.Node, lim Limits) error {
+	allowed := yamlLevelsPerSchema*lim.MaxDepth + yamlLevelsAroundSchemas
+	memo := map[*yaml.Node]int{}
+	if h := yamlHeight(root, memo); h > allowed {
+		return &LimitError{Msg: fmt.Sprintf("the document nests %d levels deep; schemas nested at most %d deep allow %d", h, lim.MaxDepth, allowed), Flag: "max-schema-depth"}
+	}
+	return nil
+}
+
+// yamlHeight is the depth of the tree under n, aliases expanded (their
+// anchors' heights memoized; checkAliases has refused recursive ones).
+func yamlHeight(n *yaml.Node, memo map[*yaml.Node]int) int {
+	if n == nil {
+		return 0
+	}
+	if n.Kind == yaml.AliasNode {
+		if h, ok := memo[n.Alias]; ok {
+			return h
+		}
+		h := yamlHeight(n.Alias, memo)
+		memo[n.Alias] = h
+		return h
+	}
+	h := 0
+	for _, c := range n.Content {
+		h = max(h, yamlHeight(c, memo))
+	}
+	return h + 1
 }
 
 // checkRefs refuses every $ref that does not point inside the document.

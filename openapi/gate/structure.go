@@ -17,17 +17,29 @@ import (
 // ("POST /apis/.../paymentorders response 200 → .status.phase").
 type place struct {
 	body string // "POST /things request", "GET /things response 200", or "components.schemas.X"
-	path string // ".status.phase", ".spec.lines[].state", ".labels{}"; "" for the body itself
+	path *step  // ".status.phase", ".spec.lines[].state", ".labels{}"; nil for the body itself
+}
+
+// step is one segment of a place's JSON path, linked to the one before, so
+// that a deep walk does not build a string per level.
+type step struct {
+	parent  *step
+	segment string
 }
 
 func (p place) String() string {
-	if p.path == "" {
+	if p.path == nil {
 		return p.body
 	}
-	return p.body + " → " + p.path
+	var parts []string
+	for s := p.path; s != nil; s = s.parent {
+		parts = append(parts, s.segment)
+	}
+	slices.Reverse(parts)
+	return p.body + " → " + strings.Join(parts, "")
 }
 
-func (p place) child(segment string) place { return place{p.body, p.path + segment} }
+func (p place) child(segment string) place { return place{p.body, &step{p.path, segment}} }
 
 // node is what describes one JSON value at one place: a schema and,
 // flattened in, its allOf members (each of which holds of the same value),
