@@ -88,10 +88,17 @@ var mutations = []mutation{
 		`alphanum,nefield=PayerID"`, `alphanum"`, "TestSpecRulesRefused", true},
 	{"the immutability marker on amount", "payments/api/v1alpha1/types.go",
 		"\t// +kubebuilder:validation:XValidation:rule=\"self == oldSelf\",message=\"amount is immutable\"\n", "", "TestSpecRulesRefused", true},
+	{"the operator serves the generated webhook (--webhook)", "payments/operator/operator.go",
+		"if err := (&v1alpha1.PaymentOrderWebhook{Validate: validator.New()}).SetupWebhookWithManager(mgr); err != nil {",
+		"if _, err := (&v1alpha1.PaymentOrderWebhook{Validate: validator.New()}).ValidateDelete(context.Background(), nil); err != nil {", "TestWebhookRefusesWhatTheCRDCannot", false},
+	{"the webhook configuration fails closed (failurePolicy: Fail)", "config/webhook/payments.example.com_v1alpha1_manifests.yaml",
+		"failurePolicy: Fail", "failurePolicy: Ignore", "TestWebhookRefusesWhatTheCRDCannot", false},
+	{"validate uppercase on currency, enforced through the webhook", "payments/api/v1alpha1/types.go",
+		`alpha,uppercase,iso4217"`, `alpha,iso4217"`, "TestWebhookRefusesWhatTheCRDCannot", true},
 }
 
 // generated lists what modelgen may rewrite for the payments API.
-var generated = []string{"payments/api/v1alpha1/*", "payments/api/v1alpha1/docs/*", "config/crd/bases/payments.*", "config/rbac/payments.*"}
+var generated = []string{"payments/api/v1alpha1/*", "payments/api/v1alpha1/docs/*", "config/crd/bases/payments.*", "config/rbac/payments.*", "config/webhook/payments.*"}
 
 func main() {
 	run := flag.String("run", "", "only the mutations whose behaviour or test matches this regexp")
