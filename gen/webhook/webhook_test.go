@@ -204,3 +204,17 @@ func keys(m map[string][]byte) []string {
 	}
 	return out
 }
+
+// TestNameCollision: a declaration of the name the generated webhook needs
+// is a positioned error, and nothing is generated.
+func TestNameCollision(t *testing.T) {
+	m, err := model.Load(model.Config{Patterns: []string{"./testdata/collide"}})
+	if err != nil || m.Diags.HasErrors() {
+		t.Fatal(err, m.Diags)
+	}
+	out, diags := generate(t, m, gen.Config{})
+	want := "collide/types.go:12:6: webhook: OrderWebhook is already declared; the generated webhook of Order needs the name"
+	if len(out) > 0 || !strings.Contains(diags.Error(), want) {
+		t.Errorf("want no files and %q, got %d files and %v", want, len(out), diags)
+	}
+}
