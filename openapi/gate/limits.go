@@ -31,7 +31,8 @@ type Limits struct {
 // Default limits: far above what modelgen writes (no aliases at all, about
 // 20 KiB per resource), and low enough that any pair of documents they let
 // through is judged within about 5 s of CPU and 1 GiB of memory (see
-// BENCHMARKS.md: two 16 MB contracts take 5.4 s of CPU and 731 MB).
+// BENCHMARKS.md: two 16 MB contracts take 5.4 to 5.8 s of CPU and at most
+// 770 MB).
 const (
 	DefaultMaxBytes      = 16 << 20
 	DefaultMaxAliases    = 1000
@@ -164,7 +165,7 @@ func parseSize(s string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n <= 0 || n > math.MaxInt64/factor {
-		return 0, fmt.Errorf("%q: want a positive size in bytes, such as 33554432 or 32MiB", s)
+		return 0, fmt.Errorf("%q: want a positive size in bytes, such as 16777216 or 16MiB", s)
 	}
 	return n * factor, nil
 }
