@@ -24,6 +24,12 @@ func (b *docBuilder) rewriteRefs(s *apiext.JSONSchemaProps, from crd.TypeIdent) 
 	}
 	target := b.resolveLink(*s.Ref, from)
 	s.Ref = nil
+	if s.Type == "array" && s.Items == nil {
+		// a field of a named slice type with list markers: the type
+		// comes from the referenced schema, which also says its items
+		// (OpenAPI refuses an array without items, even in allOf)
+		s.Type = ""
+	}
 	ref := apiext.JSONSchemaProps{Ref: &target}
 	if reflect.DeepEqual(*s, apiext.JSONSchemaProps{}) {
 		*s = ref

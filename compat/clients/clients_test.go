@@ -125,7 +125,7 @@ var subjects = []subject{
 				"timeout": "1h30m0s", "raw": {"a": 1}, "value": {"any": ["json", 1.5]}, "object": {"kind": "X"},
 				"selector": {"matchLabels": {"app": "ü"}, "matchExpressions": [{"key": "tier", "operator": "In", "values": ["gold"]}]},
 				"default": {"cert": "d"}, "enum": {"cert": "e"}, "example": {"cert": "x"}, "$ref": {"cert": "r"}, "type": {"cert": "t"},
-				"properties": {"k": {"cert": "p"}}, "items": [{"cert": "i"}],
+				"properties": {"k": {"cert": "p"}}, "items": [{"cert": "i"}], "chain": [{"cert": "c1"}, {"cert": "c2"}],
 				"ratio32": 0.5, "ratio64": 999999.99, "small": -128, "medium": 32767, "count32": 2147483647,
 				"count64": 9223372036854775807, "count": -9223372036854775808, "byte": 255, "word": 65535,
 				"long": 4294967295, "huge": 9223372036854775807}}`}},

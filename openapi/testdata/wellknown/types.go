@@ -33,6 +33,9 @@ type TLS struct {
 	Cert string `json:"cert,omitempty"`
 }
 
+// Chain is a named list: a field of it refers to its component.
+type Chain []TLS
+
 // WidgetSpec holds the well-known types and the keyword-named properties.
 type WidgetSpec struct {
 	Port     intstr.IntOrString        `json:"port"`
@@ -51,15 +54,17 @@ type WidgetSpec struct {
 	Type     *TLS                      `json:"type,omitempty"`
 	Props    map[string]TLS            `json:"properties,omitempty"`
 	Items    []TLS                     `json:"items,omitempty"`
-	Ratio32  float32                   `json:"ratio32"`
-	Ratio64  float64                   `json:"ratio64"`
-	Small    int8                      `json:"small"`
-	Medium   int16                     `json:"medium"`
-	Count32  int32                     `json:"count32"`
-	Count64  int64                     `json:"count64"`
-	Count    int                       `json:"count"`
-	Byte     uint8                     `json:"byte"`
-	Word     uint16                    `json:"word"`
-	Long     uint32                    `json:"long"`
-	Huge     uint64                    `json:"huge"`
+	// +optional
+	Chain   Chain   `json:"chain,omitempty"`
+	Ratio32 float32 `json:"ratio32"`
+	Ratio64 float64 `json:"ratio64"`
+	Small   int8    `json:"small"`
+	Medium  int16   `json:"medium"`
+	Count32 int32   `json:"count32"`
+	Count64 int64   `json:"count64"`
+	Count   int     `json:"count"`
+	Byte    uint8   `json:"byte"`
+	Word    uint16  `json:"word"`
+	Long    uint32  `json:"long"`
+	Huge    uint64  `json:"huge"`
 }
