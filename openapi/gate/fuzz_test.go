@@ -31,7 +31,7 @@ func FuzzGate(f *testing.F) {
 	}
 	// Small limits keep each run short; what they refuse is checked for
 	// being an input error like any other.
-	lim := Limits{MaxBytes: 1 << 20, MaxAliases: 100, MaxAliasNodes: 10_000}
+	lim := Limits{MaxBytes: 1 << 20, MaxAliases: 100, MaxAliasNodes: 10_000, MaxDepth: 50}
 	f.Fuzz(func(t *testing.T, baseDoc, revisionDoc []byte) {
 		start := time.Now()
 		b, errB := parseSide(t.Context(), location{given: "base"}, baseDoc, lim)
