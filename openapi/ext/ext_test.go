@@ -2,6 +2,7 @@ package ext
 
 import (
 	"encoding/json"
+	"go/build"
 	"reflect"
 	"strings"
 	"testing"
@@ -68,5 +69,19 @@ func TestCheck(t *testing.T) {
 	}
 	if _, err := DecodeAccess(map[string]any{"read": []any{""}, "write": []any{}}); err == nil {
 		t.Error("an empty role name is accepted")
+	}
+}
+
+// The generator and the gate share this package; it stays dependency-free
+// so that reading the format never pulls in either.
+func TestStandardLibraryOnly(t *testing.T) {
+	pkg, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range pkg.Imports {
+		if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") {
+			t.Errorf("imports %s", imp)
+		}
 	}
 }
