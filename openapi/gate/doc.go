@@ -97,9 +97,12 @@ or a git blob (its size asked first, git show's output read through a bound)
 of at most Limits.MaxBytes; YAML aliases counted, with the nodes they would
 add, on the unexpanded node tree (Limits.MaxAliases, Limits.MaxAliasNodes);
 only local $refs (#/...), an external one refused by name without being
-read; "swagger: 2.0" and "openapi: 3.1.x" refused. kin-openapi then loads the
+read; "swagger: 2.0" and "openapi: 3.1.x" refused; the YAML nested no deeper
+than schemas within Limits.MaxDepth could be. kin-openapi then loads the
 document with external references disallowed and a reader that refuses every
-location, and validates it. A refusal is an *InputError (exit 2) and, for a
+location, and validates it; the longest chain of nested schemas, through
+$refs, must be at most Limits.MaxDepth (oasdiff's work grows with the square
+of it). The two sides load in parallel. A refusal is an *InputError (exit 2) and, for a
 limit, a *LimitError naming the flag that raises it.
 */
 package gate
