@@ -145,6 +145,10 @@ func TestGeneratedContracts(t *testing.T) {
 			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n",
 			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n\tDivision string `json:\"division\" access:\"read=*,write=clerk\"`\n"), true, []string{
 			"breaking new-required-request-property @ POST /models/shop/Order: added the new required request property `owner/allOf[#/components/schemas/Owner]/division`"}},
+		{"rename + transition removed + auditor's read dropped (the bypass once reported)", append(rename,
+			";Open->Returned:Cancel", "", "`json:\"sku\" access:\"read=clerk|auditor,", "`json:\"sku\" access:\"read=clerk,"), true, []string{
+			"breaking state-machine-transition-removed @ POST /models/shop/Order request → .lines[].state: state machine `LineState`: transition `Open -Cancel-> Returned` was removed",
+			"breaking access-read-role-removed @ POST /models/shop/Order request → .lines[].sku: role `auditor` can no longer read this property"}},
 		{"rename + transition removed", breaking(append(rename, ";Open->Returned:Cancel", "")...), true, []string{
 			"state-machine-transition-removed", "POST /models/shop/Order request → .lines[].state", "`Open -Cancel-> Returned` was removed"}},
 		{"rename + transition added", append(rename, ";Returned->Open:Reopen", ";Returned->Open:Reopen;Shipped->Open:Recall"), false, []string{
