@@ -98,7 +98,6 @@ func TestGatewayFailureTakesRetryPath(t *testing.T) {
 	uid = string(po.UID)
 	stop := startOperator(t, o, g)
 	got := waitPhase(t, po, v1alpha1.PhaseSettled)
-	stop()
 
 	if got.Status.Attempts != 2 {
 		t.Errorf("attempts %d, want 2", got.Status.Attempts)
@@ -133,6 +132,7 @@ func TestGatewayFailureTakesRetryPath(t *testing.T) {
 		t.Errorf("capture/1 called %d times, want 2 (the lost reply is asked again under the same key)", n)
 	}
 	waitEvents(t, po, "Submitted", "Authorized", "Processed", "Retrying", "Authorized", "Processed", "Settled")
+	stop() // the duplicates below are the only reconciles from here on
 
 	// forced duplicates: every version written, reconciled again from a
 	// stale read

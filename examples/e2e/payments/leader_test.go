@@ -24,7 +24,7 @@ func TestLeaderElectionOneReconciles(t *testing.T) {
 	o.LeaderElection = true
 	o.LeaderElectionID = "payments-operator-test"
 	o.LeaderElectionNS = ns
-	o.LeaseDuration, o.RenewDeadline, o.RetryPeriod = 4*time.Second, 3*time.Second, 500*time.Millisecond
+	o.LeaseDuration, o.RenewDeadline, o.RetryPeriod = 10*time.Second, 8*time.Second, 500*time.Millisecond
 	gws := []*gw{newGW(gateway.Config{}), newGW(gateway.Config{})}
 	stops := []func(){startOperator(t, o, gws[0]), startOperator(t, o, gws[1])}
 
