@@ -8,32 +8,40 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
-// compiled is the compiler's view of the root packages: each is parsed and
-// type-checked from source, function bodies included, against its
-// dependencies' export data (what go build compiles them to). The CRD
-// machinery (controller-tools) checks declarations only and ignores the
-// type errors of what it skips, so without this a package that does not
-// compile could still be generated for.
+// compiled is the go tool's view of the root packages. Load parses them
+// (a syntax error anywhere stops the run: controller-tools would see no
+// types); Compile type-checks the model's packages from source, function
+// bodies included, against their dependencies' export data, with the
+// generated files in place. The CRD machinery (controller-tools) checks
+// declarations only and ignores the type errors of what it skips, so
+// without this a package that does not compile could still be generated
+// for.
 type compiled struct {
-	// byDir holds the errors of each root package, by directory.
+	// byDir holds the type errors of each package, by directory.
 	byDir map[string]Diagnostics
-	// parse holds the syntax errors (and go list errors) of every root:
-	// with them no package can be loaded reliably.
+	// parse holds the syntax errors (and go list errors) of every root.
 	parse Diagnostics
 	err   error
 	// dir is where relative paths in go list's output start.
 	dir string
-	// final is set when the generated files are this run's: errors in
-	// them are errors.
-	final bool
+	// fresh holds the generated files of this run: errors in them are
+	// errors, where errors in other generated files are those of stale
+	// files the run replaces or removes.
+	fresh map[string]bool
 }
 
-// compile type-checks the root packages the patterns name, with the files
-// of the overlay in place of (or beside) those on disk.
-func compile(cfg Config, overlay map[string][]byte) *compiled {
+// compile parses (typed: and type-checks) the packages the patterns name,
+// with the files of the overlay in place of (or beside) those on disk.
+func compile(cfg Config, overlay map[string][]byte, typed bool) *compiled {
 	dir, _ := filepath.Abs(cfg.Dir)
-	c := &compiled{byDir: map[string]Diagnostics{}, dir: dir, final: overlay != nil}
-	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedTypes | packages.NeedSyntax
+	c := &compiled{byDir: map[string]Diagnostics{}, dir: dir, fresh: map[string]bool{}}
+	for path := range overlay {
+		c.fresh[path] = true
+	}
+	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedImports
+	if typed {
+		mode |= packages.NeedTypes
+	}
 	pkgs, err := packages.Load(&packages.Config{Dir: cfg.Dir, Mode: mode, Overlay: overlay}, cfg.Patterns...)
 	if err != nil {
 		c.err = err
@@ -41,8 +49,42 @@ func compile(cfg Config, overlay map[string][]byte) *compiled {
 	}
 	for _, p := range pkgs {
 		c.add(p)
+		c.imports(p)
 	}
 	return c
+}
+
+// imports reports the imports of a root that the go tool could not
+// provide (a module missing from go.mod or go.sum, a package that does not
+// exist), at the import in the root's source.
+func (c *compiled) imports(root *packages.Package) {
+	for path, dep := range root.Imports {
+		for _, e := range dep.Errors {
+			if e.Kind != packages.ListError {
+				continue
+			}
+			c.parse.Errorf(importPos(root, path), "import %q: %s", path, firstLine(e.Msg))
+		}
+	}
+}
+
+// importPos is where a root imports a path (its package clause when no
+// import spec names it).
+func importPos(root *packages.Package, path string) Pos {
+	for _, f := range root.Syntax {
+		for _, spec := range f.Imports {
+			if spec.Path != nil && strings.Trim(spec.Path.Value, "\"`") == path {
+				ps := root.Fset.Position(spec.Pos())
+				return Pos{File: ps.Filename, Line: ps.Line, Col: ps.Column}
+			}
+		}
+	}
+	return packagePos(root)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.ReplaceAll(s, "\n\t", " "), "\n")
+	return line
 }
 
 func (c *compiled) add(p *packages.Package) {
@@ -57,8 +99,12 @@ func (c *compiled) add(p *packages.Package) {
 		case packages.ParseError:
 			parse.Errorf(pos, "%s", e.Msg)
 		case packages.TypeError:
-			if generatedFile(pos.File) && !c.final {
+			if generatedFile(pos.File) && !c.fresh[pos.File] {
 				typed.Warnf(pos, "%s (a stale generated file; this run replaces it)", e.Msg)
+				continue
+			}
+			if c.fresh[pos.File] {
+				typed.Errorf(pos, "the generated code does not compile: %s", e.Msg)
 				continue
 			}
 			typed.Errorf(pos, "%s", e.Msg)
@@ -139,54 +185,34 @@ func packagePos(p *packages.Package) Pos {
 }
 
 // Compile reports the type errors of the model's packages as the compiler
-// sees them once the generated Go files (path -> content) replace those on
-// disk, and the generated files a run no longer writes are gone. A package
-// that refers to what modelgen generates (a scheme registering DeepCopyObject,
-// a controller calling a transition method) compiles only with its
-// generated files, so it is judged with the files this run would write: a
-// package that still does not compile is an error, and so is generated code
-// that does not compile beside the user's. Packages that compiled as they
-// were on disk are not checked again.
+// sees them with the generated Go files (path -> content) in place of
+// those on disk: generated code that does not compile beside the user's
+// (a clash, a missing method) is an error, and so is a package that does
+// not compile at all. A package that refers to what modelgen generates (a
+// scheme registering DeepCopyObject) is judged with this run's files, so
+// the first run is not refused. Errors inside other generated files are
+// warnings: those files are stale, and a full run replaces or removes them.
 func (m *Model) Compile(generated map[string][]byte) Diagnostics {
-	if m.compiled == nil {
+	if m.cfg.Patterns == nil || len(m.Packages) == 0 {
 		return nil
 	}
-	var broken []*Package
-	for _, pk := range m.Packages {
-		if len(m.compiled.byDir[pk.Dir]) > 0 {
-			broken = append(broken, pk)
-		}
-	}
-	if len(broken) == 0 {
-		return nil
-	}
-	overlay := map[string][]byte{}
 	var patterns []string
-	for _, pk := range broken {
-		patterns = append(patterns, pk.Path)
-		stale, _ := filepath.Glob(filepath.Join(pk.Dir, "zz_generated.*.go"))
-		for _, f := range stale {
-			overlay[f] = []byte("package " + pk.Name + "\n")
+	for _, pk := range m.Packages {
+		if pk.Dir != "" {
+			patterns = append(patterns, pk.Dir)
 		}
-	}
-	for path, data := range generated {
-		overlay[path] = data
 	}
 	cfg := m.cfg
 	cfg.Patterns = patterns
-	c := compile(cfg, overlay)
+	c := compile(cfg, generated, true)
 	var diags Diagnostics
 	if c.err != nil {
-		diags.Errorf(broken[0].Types[0].Pos, "type-checking %s with its generated files: %v", broken[0].Path, c.err)
+		diags.Errorf(m.Packages[0].Pos(), "type-checking the packages with their generated files: %v", c.err)
 		return diags
 	}
 	diags.Add(c.parse)
-	for _, pk := range broken {
-		for _, d := range c.byDir[pk.Dir] {
-			if d.Severity == Error {
-				diags = append(diags, d)
-			}
-		}
+	for _, pk := range m.Packages {
+		diags.Add(c.byDir[pk.Dir])
 	}
 	return diags
 }

@@ -70,7 +70,7 @@ func Load(cfg Config) (*Model, error) {
 		cfg.Patterns = []string{"."}
 	}
 	checked := make(chan *compiled, 1)
-	go func() { checked <- compile(cfg, nil) }()
+	go func() { checked <- compile(cfg, nil, false) }()
 	pcfg := &packages.Config{Dir: cfg.Dir}
 	roots, err := loader.LoadRootsWithConfig(pcfg, cfg.Patterns...)
 	if err != nil {
@@ -100,7 +100,7 @@ func Load(cfg Config) (*Model, error) {
 	for _, p := range roots {
 		b.selectRoots(p)
 	}
-	b.m.compiled, b.m.cfg = c, cfg
+	b.m.cfg = cfg
 	b.drain()
 	b.finish()
 	return b.m, nil

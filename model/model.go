@@ -31,10 +31,8 @@ type Model struct {
 	// Checker type-checks loaded packages (and what they need) once.
 	Checker *loader.TypeChecker
 
-	// compiled is the compiler's view of the root packages, and cfg what
-	// Load was asked, for Compile.
-	compiled *compiled
-	cfg      Config
+	// cfg is what Load was asked, for Compile.
+	cfg Config
 }
 
 // Package is one Go package with selected types.

@@ -137,3 +137,20 @@ func TestBrokenPackagesFailUnderCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestGeneratedCodeMustCompile: the generated Go files are type-checked
+// with the user's before anything is written; here the root's generated
+// DeepCopyInto calls one its spec does not get (the package does not ask
+// for deepcopy), and the run fails at the generated line, writing nothing.
+func TestGeneratedCodeMustCompile(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "gencode"), dir)
+	withModelgenModule(t, dir, "example.com/gencode")
+	before := snapshot(t, dir)
+	r := run("generate", "-C", dir, "./...")
+	want := "zz_generated.deepcopy.go:"
+	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "the generated code does not compile: in.Spec.DeepCopyInto undefined") {
+		t.Errorf("want exit 1 and an error in the generated deepcopy, got %v", r)
+	}
+	sameTree(t, "generated code that does not compile", snapshot(t, dir), before)
+}

@@ -3,6 +3,7 @@
 // and by a state machine; and a tag name with an apostrophe, which
 // encoding/json ignores.
 // +groupName=cel.example.com
+// +kubebuilder:object:generate=true
 package v1
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
