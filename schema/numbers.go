@@ -25,6 +25,9 @@ func numberFormat(s *apiext.JSONSchemaProps, t *model.TypeRef, target model.Targ
 		numberFormat(s.Items.Schema, t.Elem, target)
 	case t.Kind == model.KindMap && s.AdditionalProperties != nil:
 		numberFormat(s.AdditionalProperties.Schema, t.Elem, target)
+	case t.Kind == model.KindInt && t.Unsigned && (t.Bits == 0 || t.Bits == 64) && s.Type == "integer":
+		// controller-tools says int64, which refuses the upper half
+		s.Format = "uint64"
 	case s.Format != "":
 	case t.Kind == model.KindFloat && s.Type == "number":
 		s.Format = "double"
@@ -37,8 +40,8 @@ func numberFormat(s *apiext.JSONSchemaProps, t *model.TypeRef, target model.Targ
 }
 
 // intFormat is the narrowest OpenAPI integer format that holds every value
-// of the Go type (uint32 and uint64 need int64; uint64's upper half is out
-// of reach of every OpenAPI format).
+// of the Go type (uint32 needs int64; uint64 gets the uint64 format, which
+// oapi-codegen and ogen map to uint64).
 func intFormat(t *model.TypeRef) string {
 	if t.Bits > 0 && t.Bits < 32 || t.Bits == 32 && !t.Unsigned {
 		return "int32"
