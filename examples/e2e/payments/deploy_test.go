@@ -158,8 +158,9 @@ func httpGet(addr, path string) (int, string) {
 // examples/payments/config are accepted by the API server; the operator
 // binary, started with the Deployment's own arguments and a kubeconfig
 // that acts as its ServiceAccount (so with exactly the RBAC the manifests
-// and the generated ClusterRole grant), takes the samples to Settled and
-// Refunded, serves its probes and metrics, and stops cleanly on SIGTERM.
+// and the generated ClusterRole grant), serves the generated webhook (which
+// refuses currency usd), takes the samples to Settled and Refunded, serves
+// its probes and metrics, and stops cleanly on SIGTERM.
 func TestDeployedOperatorSettlesSamples(t *testing.T) {
 	bin := binaries(t)
 	apply(t, readObjects(t, "payments/config/manager", "payments/config/rbac"))
@@ -169,6 +170,9 @@ func TestDeployedOperatorSettlesSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// envtest points the generated webhook configuration at a local port
+	// with a certificate of its own; the binary serves it there
+	hooks := installWebhooks(t)
 	metrics, probes, view := freeAddr(t), freeAddr(t), freeAddr(t)
 	args := []string{"--kubeconfig", kubeconfig(t, "system:serviceaccount:payments-system:payments-operator",
 		"system:serviceaccounts", "system:serviceaccounts:payments-system", "system:authenticated")}
@@ -180,6 +184,10 @@ func TestDeployedOperatorSettlesSamples(t *testing.T) {
 			a = "--health-probe-bind-address=" + probes
 		case strings.HasPrefix(a, "--tenant-view-bind-address="):
 			a = "--tenant-view-bind-address=" + view
+		case strings.HasPrefix(a, "--webhook-port="):
+			a = fmt.Sprintf("--webhook-port=%d", hooks.LocalServingPort)
+		case strings.HasPrefix(a, "--webhook-cert-dir="):
+			a = "--webhook-cert-dir=" + hooks.LocalServingCertDir
 		}
 		args = append(args, a)
 	}
@@ -202,6 +210,13 @@ func TestDeployedOperatorSettlesSamples(t *testing.T) {
 	}()
 
 	ns := namespace(t)
+	eventually(t, "the webhook to answer", func() (bool, string) {
+		err := k8s.Create(context.Background(), orderWithCurrency(ns, "EUR"), client.DryRunAll)
+		return err == nil, errText(err)
+	})
+	if err := k8s.Create(context.Background(), orderWithCurrency(ns, "usd")); err == nil || !strings.Contains(err.Error(), "spec.currency") {
+		t.Errorf("the deployed webhook admitted currency usd: %v", err)
+	}
 	samples := readObjects(t, "payments/config/samples")
 	for _, s := range samples {
 		s.SetNamespace(ns)

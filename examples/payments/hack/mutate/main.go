@@ -80,6 +80,8 @@ var mutations = []mutation{
 		"HealthProbeBindAddress:        o.ProbeAddr,", `HealthProbeBindAddress:        "0",`, "TestDeployedOperatorSettlesSamples", false},
 	{"the deploy RBAC lets the operator patch its finalizer", "payments/config/rbac/runtime_role.yaml",
 		"    resources: [paymentorders]\n    verbs: [patch]", "    resources: [paymentorders]\n    verbs: [get]", "TestDeployedOperatorSettlesSamples", false},
+	{"the Deployment serves the webhook", "payments/config/manager/deployment.yaml",
+		"            - --webhook\n", "", "TestDeployedOperatorSettlesSamples", false},
 	{"the CRD's transition rule", "config/crd/bases/payments.example.com_paymentorders.yaml",
 		"rule: '!has(oldSelf.phase) || has(self.phase) && (self.phase == oldSelf.phase", "rule: 'true || has(self.phase) && (self.phase == oldSelf.phase", "TestIllegalTransitionRefused", false},
 	{"validate gte=0.01 on amount", "payments/api/v1alpha1/types.go",
