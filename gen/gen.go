@@ -101,9 +101,6 @@ func Run(m *model.Model, configs map[string]Config, backends []Generator) ([]Fil
 		}
 		files = append(files, out...)
 	}
-	if !diags.HasErrors() {
-		diags.Add(m.Compile(goFiles(files)))
-	}
 	if diags.HasErrors() {
 		files = nil
 	}
@@ -126,8 +123,9 @@ func generate(g Generator, c *Context) (files []File, diags model.Diagnostics) {
 	return g.Generate(c)
 }
 
-// goFiles are the generated Go files, by path.
-func goFiles(files []File) map[string][]byte {
+// GoFiles are the generated Go files, by path: what model.Compile
+// type-checks beside the user's before a writer writes them.
+func GoFiles(files []File) map[string][]byte {
 	out := map[string][]byte{}
 	for _, f := range files {
 		if strings.HasSuffix(f.Path, ".go") {

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -60,7 +62,9 @@ func compile(cfg Config, overlay map[string][]byte, typed bool) *compiled {
 func (c *compiled) imports(root *packages.Package) {
 	for path, dep := range root.Imports {
 		for _, e := range dep.Errors {
-			if e.Kind != packages.ListError {
+			if e.Kind != packages.ListError || strings.HasPrefix(e.Msg, "#") {
+				// "# pkg": the compiler's output for a dependency built from
+				// source, judged as a root of its own (or fixed by this run)
 				continue
 			}
 			c.parse.Errorf(importPos(root, path), "import %q: %s", path, firstLine(e.Msg))
@@ -192,15 +196,21 @@ func packagePos(p *packages.Package) Pos {
 // scheme registering DeepCopyObject) is judged with this run's files, so
 // the first run is not refused. Errors inside other generated files are
 // warnings: those files are stale, and a full run replaces or removes them.
+// Load type-checked the packages as they are on disk; they are checked
+// again only when that found errors, or when a generated Go file changes.
 func (m *Model) Compile(generated map[string][]byte) Diagnostics {
-	if m.cfg.Patterns == nil || len(m.Packages) == 0 {
+	if m.compiled == nil || len(m.Packages) == 0 {
 		return nil
 	}
 	var patterns []string
+	changed := changedFiles(generated)
 	for _, pk := range m.Packages {
-		if pk.Dir != "" {
+		if pk.Dir != "" && (changed || len(m.compiled.byDir[pk.Dir]) > 0) {
 			patterns = append(patterns, pk.Dir)
 		}
+	}
+	if len(patterns) == 0 {
+		return nil
 	}
 	cfg := m.cfg
 	cfg.Patterns = patterns
@@ -215,6 +225,16 @@ func (m *Model) Compile(generated map[string][]byte) Diagnostics {
 		diags.Add(c.byDir[pk.Dir])
 	}
 	return diags
+}
+
+// changedFiles reports a generated file whose content is not on disk yet.
+func changedFiles(generated map[string][]byte) bool {
+	for path, data := range generated {
+		if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, data) {
+			return true
+		}
+	}
+	return false
 }
 
 // Pos is where an error about the whole package is reported: the package

@@ -70,7 +70,7 @@ func Load(cfg Config) (*Model, error) {
 		cfg.Patterns = []string{"."}
 	}
 	checked := make(chan *compiled, 1)
-	go func() { checked <- compile(cfg, nil, false) }()
+	go func() { checked <- compile(cfg, nil, true) }()
 	pcfg := &packages.Config{Dir: cfg.Dir}
 	roots, err := loader.LoadRootsWithConfig(pcfg, cfg.Patterns...)
 	if err != nil {
@@ -100,7 +100,7 @@ func Load(cfg Config) (*Model, error) {
 	for _, p := range roots {
 		b.selectRoots(p)
 	}
-	b.m.cfg = cfg
+	b.m.compiled, b.m.cfg = c, cfg
 	b.drain()
 	b.finish()
 	return b.m, nil

@@ -31,8 +31,10 @@ type Model struct {
 	// Checker type-checks loaded packages (and what they need) once.
 	Checker *loader.TypeChecker
 
-	// cfg is what Load was asked, for Compile.
-	cfg Config
+	// compiled is the go tool's view of the root packages as they are on
+	// disk, and cfg what Load was asked, for Compile.
+	compiled *compiled
+	cfg      Config
 }
 
 // Package is one Go package with selected types.

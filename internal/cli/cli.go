@@ -162,6 +162,10 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		var d model.Diagnostics
 		files, d = gen.Run(m, configs, selected)
 		diags.Add(d)
+		if !diags.HasErrors() {
+			// never write Go code that does not compile beside the user's
+			diags.Add(m.Compile(gen.GoFiles(files)))
+		}
 	} else {
 		diags.Add(m.Diags)
 	}
