@@ -83,6 +83,8 @@ type jsonField struct {
 	depth  int
 	tagged bool
 	path   []string // Go names from the struct down to the field
+	v      *types.Var
+	tag    reflect.StructTag
 }
 
 // names follows encoding/json over a struct's fields, embedded structs
@@ -135,7 +137,33 @@ func (b *builder) lost(t *Type, name string, jf jsonField, winner *jsonField) {
 		b.m.Diags.Warnf(top.Pos, "json: %s.%s is named %q, but %s; the schema leaves it out", t.Name, top.GoName, name, why)
 		return
 	}
+	if winner != nil && sameSchema(jf, *winner) {
+		b.m.Diags.Warnf(top.Pos, "json: %s.%s, promoted from the embedded %s, is named %q, but %s; the schema of %s keeps it, which changes nothing: both fields have the same type, json options and tags", t.Name, strings.Join(jf.path, "."), top.GoName, name, why, top.GoName)
+		return
+	}
 	b.m.Diags.Errorf(top.Pos, "json: %s.%s, promoted from the embedded %s, is named %q, but %s; the schema of %s cannot leave it out: rename one of the fields or tag it json:\"-\"", t.Name, strings.Join(jf.path, "."), top.GoName, name, why, top.GoName)
+}
+
+// sameSchema reports a hidden promoted field whose schema is the one of the
+// field that hides it: the same Go type, json options and validate, state
+// and access tags. The embedded type's schema may then keep it (as
+// controller-gen's does): a value valid for one is valid for both, and
+// encoding/json decodes it into the winner.
+func sameSchema(lost, winner jsonField) bool {
+	if lost.v == nil || winner.v == nil || !types.Identical(lost.v.Type(), winner.v.Type()) {
+		return false
+	}
+	_, lostOpts, _ := strings.Cut(lost.tag.Get("json"), ",")
+	_, winOpts, _ := strings.Cut(winner.tag.Get("json"), ",")
+	if lostOpts != winOpts {
+		return false
+	}
+	for _, key := range []string{"validate", "state", "access"} {
+		if lost.tag.Get(key) != winner.tag.Get(key) {
+			return false
+		}
+	}
+	return true
 }
 
 func sameField(a, b jsonField) bool { return reflect.DeepEqual(a.path, b.path) }
@@ -201,7 +229,7 @@ func jsonFields(st *types.Struct, depth int, path []string, seen map[*types.Stru
 		if name == "" {
 			name = v.Name()
 		}
-		out = append(out, jsonField{name: name, depth: depth, tagged: tag != "" && !strings.HasPrefix(tag, ","), path: p})
+		out = append(out, jsonField{name: name, depth: depth, tagged: tag != "" && !strings.HasPrefix(tag, ","), path: p, v: v, tag: reflect.StructTag(st.Tag(i))})
 	}
 	return out
 }

@@ -19,6 +19,12 @@ type Optional struct {
 	Note string `json:"note,omitempty" validate:"omitempty,max=3"`
 }
 
+// Shadowed is embedded beside a field of the spec that hides its own, with
+// the same type, json options and tags.
+type Shadowed struct {
+	Tier string `json:"tier,omitempty" validate:"omitempty,max=3"`
+}
+
 // Label is a string type embedded without a tag: encoding/json names the
 // property after the type.
 type Label string
@@ -54,6 +60,9 @@ type ShapesSpec struct {
 	// a tagged field beats an untagged one of the same name
 	Title string `validate:"omitempty,max=3"`
 	Name  string `json:"Title" validate:"omitempty,max=2"`
+	// a promoted field hidden by one of the same schema
+	Shadowed
+	Tier string `json:"tier,omitempty" validate:"omitempty,max=3"`
 }
 
 var _ = ShapesSpec{}.hidden

@@ -25,3 +25,11 @@ type Shadow struct {
 	Inner
 	A int `json:"a"`
 }
+
+// Same's own field hides a promoted one of the same type, json options and
+// tags: the schema of Inner may keep it (a warning, not an error).
+// +modelgen:model
+type Same struct {
+	Inner
+	B string `json:"b"`
+}
