@@ -22,20 +22,21 @@ import (
 // the schema by design.
 
 type ticket struct {
-	Title    string         `json:"title" validate:"required,min=5,max=120"`
-	Email    string         `json:"email" validate:"required,email"`
-	Level    string         `json:"level" validate:"required,oneof=low high"`
-	Score    float64        `json:"score" validate:"gte=0,lte=1"`
-	Attempts *int           `json:"attempts,omitempty" validate:"omitempty,max=3"`
-	Tags     []string       `json:"tags" validate:"required,min=1,max=5,unique,dive,alpha,max=16"`
-	Attrs    map[string]int `json:"attrs,omitempty" validate:"omitempty,max=10,dive,gte=0"`
-	Reporter person         `json:"reporter" validate:"required"`
-	Assignee *person        `json:"assignee,omitempty"`
-	Color    string         `json:"color,omitempty" validate:"omitempty,hexcolor|rgb"`
-	Active   bool           `json:"active" validate:"required"`
-	Start    int            `json:"start,omitempty"`
-	End      int            `json:"end,omitempty" validate:"omitempty,gtfield=Start"`
-	Notes    string         `json:"notes,omitempty" validate:"-"`
+	Title    string            `json:"title" validate:"required,min=5,max=120"`
+	Email    string            `json:"email" validate:"required,email"`
+	Level    string            `json:"level" validate:"required,oneof=low high"`
+	Score    float64           `json:"score" validate:"gte=0,lte=1"`
+	Attempts *int              `json:"attempts,omitempty" validate:"omitempty,max=3"`
+	Tags     []string          `json:"tags" validate:"required,min=1,max=5,unique,dive,alpha,max=16"`
+	Attrs    map[string]int    `json:"attrs,omitempty" validate:"omitempty,max=10,dive,gte=0"`
+	Labels   map[string]string `json:"labels,omitempty"`
+	Reporter person            `json:"reporter" validate:"required"`
+	Assignee *person           `json:"assignee,omitempty"`
+	Color    string            `json:"color,omitempty" validate:"omitempty,hexcolor|rgb"`
+	Active   bool              `json:"active" validate:"required"`
+	Start    int               `json:"start,omitempty"`
+	End      int               `json:"end,omitempty" validate:"omitempty,gtfield=Start"`
+	Notes    string            `json:"notes,omitempty" validate:"-"`
 }
 
 type person struct {

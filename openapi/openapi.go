@@ -77,6 +77,7 @@ func Build(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, mode
 	for _, t := range types {
 		b.paths(t, types)
 	}
+	pruneUnreached(doc)
 	if err := openapi3.NewLoader().ResolveRefsIn(doc, nil); err != nil {
 		return nil, nil, fmt.Errorf("the generated OpenAPI document has a broken reference: %w", err)
 	}

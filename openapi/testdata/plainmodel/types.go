@@ -9,6 +9,11 @@ const (
 	LevelHigh Level = "high"
 )
 
+// LabelKey is a named string used only as a map key: JSON object keys are
+// strings whatever their Go type, so no schema refers to it and it gets no
+// component.
+type LabelKey string
+
 // Ticket is a support ticket, validated at the edge.
 //
 // +modelgen:model
@@ -27,6 +32,8 @@ type Ticket struct {
 	Tags []string `json:"tags" validate:"required,min=1,max=5,unique,dive,alpha,max=16"`
 	// Attrs: at most 10 entries.
 	Attrs map[string]int `json:"attrs,omitempty" validate:"omitempty,max=10,dive,gte=0"`
+	// Labels are keyed by a named type.
+	Labels map[LabelKey]string `json:"labels,omitempty"`
 	// Reporter is a nested struct.
 	Reporter Person `json:"reporter" validate:"required"`
 	// Assignee is an optional nested struct.
