@@ -14,6 +14,7 @@ import (
 	"github.com/modelgen/modelgen/gen/openapidoc"
 	rbacgen "github.com/modelgen/modelgen/gen/rbac"
 	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/gen/webhook"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -83,7 +84,7 @@ func FuzzLoad(f *testing.F) {
 			}
 			return // the go tool could not list the package at all
 		}
-		backends := []gen.Generator{openapidoc.Generator{}, crd.Generator{}, deepcopy.Generator{}, statemachine.Generator{}, rbacgen.Generator{}}
+		backends := []gen.Generator{openapidoc.Generator{}, crd.Generator{}, deepcopy.Generator{}, statemachine.Generator{}, rbacgen.Generator{}, webhook.Generator{}}
 		files, diags := gen.Run(m, gen.DefaultConfigs(m), backends)
 		if !diags.HasErrors() {
 			diags.Add(m.Compile(gen.GoFiles(files)))

@@ -104,6 +104,7 @@ func (n MachineNames) collisions() Diagnostics {
 			diags.Errorf(m.Tag.At(off), "state: the generated method %s.%s would collide with the method %s declared on %s; rename the event or the method", m.Owner.Name, name, name, m.Owner.Name)
 		}
 	}
+	reported := map[string]bool{}
 	for _, t := range m.Transitions {
 		for _, helper := range []string{n.Fire, n.Transitions, n.Init} {
 			if t.Event == helper || t.Event+"With" == helper || "Can"+t.Event == helper {
@@ -111,7 +112,8 @@ func (n MachineNames) collisions() Diagnostics {
 			}
 		}
 		for _, o := range m.Events {
-			if o+"With" == t.Event || "Can"+o == t.Event {
+			if (o+"With" == t.Event || "Can"+o == t.Event) && !reported[t.Event+" "+o] {
+				reported[t.Event+" "+o] = true // once, whatever the number of transitions the event has
 				diags.Errorf(m.Tag.At(t.EventOff), "state: event %s collides with the method generated for event %s; rename one", t.Event, o)
 			}
 		}
@@ -199,8 +201,8 @@ func lowerFirst(s string) string {
 		}
 		upper++
 	}
-	if upper > 1 && upper < len(s) {
-		return string(toLower(s[:upper-1])) + s[upper-1:]
+	if rs := []rune(s); upper > 1 && upper < len(rs) {
+		return string(toLower(string(rs[:upper-1]))) + string(rs[upper-1:])
 	}
 	return string(unicode.ToLower(r)) + s[size:]
 }

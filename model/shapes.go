@@ -53,7 +53,7 @@ func (b *builder) serializable(t *Type, f *Field, r *TypeRef) {
 			b.m.Diags.Errorf(f.Pos, "%s.%s has the interface type %s: its JSON can be anything, so it has no schema; use a concrete type (or apiextensionsv1.JSON, runtime.RawExtension), or mark the field +%s (with +kubebuilder:pruning:PreserveUnknownFields), or tag it json:\"-\"", t.Name, f.GoName, f.Type.GoType, Schemaless)
 			return
 		case KindMap:
-			if k := r.Key; k != nil && !k.TextKey && k.Kind != KindString && !(k.Kind == KindInt) {
+			if k := r.Key; k != nil && !k.TextKey && k.Kind != KindString && k.Kind != KindInt && k.Kind != KindDuration {
 				b.m.Diags.Errorf(f.Pos, "%s.%s has type %s: encoding/json encodes only maps with string or integer keys (or keys that implement encoding.TextMarshaler)", t.Name, f.GoName, f.Type.GoType)
 				return
 			}
@@ -221,6 +221,9 @@ func jsonFields(st *types.Struct, depth int, path []string, seen map[*types.Stru
 			continue
 		}
 		name, _, _ := strings.Cut(tag, ",")
+		if !validJSONName(name) {
+			name = "" // encoding/json ignores a name it does not accept
+		}
 		p := append(append([]string(nil), path...), v.Name())
 		if name == "" && v.Embedded() && isStruct(ft) {
 			out = append(out, jsonFields(ft.Underlying().(*types.Struct), depth+1, p, seen)...)
@@ -229,7 +232,7 @@ func jsonFields(st *types.Struct, depth int, path []string, seen map[*types.Stru
 		if name == "" {
 			name = v.Name()
 		}
-		out = append(out, jsonField{name: name, depth: depth, tagged: tag != "" && !strings.HasPrefix(tag, ","), path: p, v: v, tag: reflect.StructTag(st.Tag(i))})
+		out = append(out, jsonField{name: name, depth: depth, tagged: name != "", path: p, v: v, tag: reflect.StructTag(st.Tag(i))})
 	}
 	return out
 }
@@ -253,9 +256,10 @@ func genericNamed(x *types.Named) bool {
 }
 
 // implementsTextMarshaler reports a type encoding/json can use as a map key
-// through encoding.TextMarshaler.
+// through encoding.TextMarshaler: the key type itself must have the method
+// (encoding/json asks the key's type, not a pointer to it).
 func implementsTextMarshaler(t types.Type) bool {
-	ms := types.NewMethodSet(types.NewPointer(t))
+	ms := types.NewMethodSet(t)
 	for i := 0; i < ms.Len(); i++ {
 		if ms.At(i).Obj().Name() == "MarshalText" {
 			return true
