@@ -2,7 +2,9 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -41,8 +43,10 @@ func (b *docBuilder) rewriteRefs(s *apiext.JSONSchemaProps, from crd.TypeIdent) 
 // eachSubschema calls f on every schema directly below s, writing the
 // (possibly changed) value back.
 func (b *docBuilder) eachSubschema(s *apiext.JSONSchemaProps, f func(*apiext.JSONSchemaProps)) {
+	// sorted: the first type a walk names gets the plain component name
 	for _, m := range []map[string]apiext.JSONSchemaProps{s.Properties, s.PatternProperties, s.Definitions} {
-		for k, v := range m {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			v := m[k]
 			f(&v)
 			m[k] = v
 		}
@@ -65,7 +69,8 @@ func (b *docBuilder) eachSubschema(s *apiext.JSONSchemaProps, f func(*apiext.JSO
 	if s.AdditionalItems != nil {
 		f(s.AdditionalItems.Schema)
 	}
-	for k, d := range s.Dependencies {
+	for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
+		d := s.Dependencies[k]
 		f(d.Schema)
 		s.Dependencies[k] = d
 	}

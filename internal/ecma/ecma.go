@@ -115,6 +115,17 @@ func emitRepeat(b *strings.Builder, re *syntax.Regexp) error {
 	if err := emit(&sub, inner); err != nil {
 		return err
 	}
+	if emptyWidth(inner.Op) {
+		// ECMA-262 refuses a quantifier on an assertion ("nothing to
+		// repeat"); repeating one matches what matching it once (or, with a
+		// minimum of 0, not at all) matches.
+		if re.Op == syntax.OpStar || re.Op == syntax.OpQuest || (re.Op == syntax.OpRepeat && re.Min == 0) {
+			b.WriteString("(?:)")
+		} else {
+			b.WriteString(sub.String())
+		}
+		return nil
+	}
 	if atom := sub.String(); isAtom(atom) {
 		b.WriteString(atom)
 	} else {
@@ -297,6 +308,16 @@ func writeBMPClass(b *strings.Builder, ranges []rune) {
 		}
 	}
 	b.WriteString("]")
+}
+
+// emptyWidth reports the operators that match a position, not a character.
+func emptyWidth(op syntax.Op) bool {
+	switch op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
+		return true
+	}
+	return false
 }
 
 // isAtom reports a piece a quantifier applies to as a whole: one unit

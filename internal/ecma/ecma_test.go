@@ -40,3 +40,22 @@ func TestMultilineAnchorsRefused(t *testing.T) {
 		t.Fatalf("(?m)^a$ translated to %q; want an error", out)
 	}
 }
+
+// TestQuantifiedAssertions: ECMA-262 refuses a quantifier on an assertion
+// ("nothing to repeat"), where RE2 accepts it; regexp2 accepts it too, so the
+// expected output is spelled out rather than compiled.
+func TestQuantifiedAssertions(t *testing.T) {
+	for p, want := range map[string]string{
+		`^*a`:      `(?:)a`,
+		`\bab\b+`:  `\bab\b`,
+		`a$?`:      `a(?:)`,
+		`\B{2}x`:   `\Bx`,
+		`(?:^)*a`:  `(?:)a`,
+		`^(a)+$`:   `^a+$`,
+		`^(?:ab)*`: `^(?:ab)*`,
+	} {
+		if got, err := Translate(p); err != nil || got != want {
+			t.Errorf("Translate(%q) = %q, %v; want %q", p, got, err, want)
+		}
+	}
+}

@@ -148,6 +148,9 @@ func TestVersionsRefused(t *testing.T) {
 	refused(t, Options{Dir: dir, Revision: "v2.yaml"}, []string{`v2.yaml: this is a Swagger/OpenAPI 2.0 document (swagger: "2.0")`, "convert it to 3.0"})
 	writeFile(t, filepath.Join(dir, "v4.yaml"), minimal("4.0.0", "{type: object}"))
 	refused(t, Options{Dir: dir, Revision: "v4.yaml"}, []string{`openapi: "4.0.0" is not a version the gate judges`})
+	// a repeated key: the scan reads the first, a JSON decoder keeps the last
+	writeFile(t, filepath.Join(dir, "dup.json"), `{"openapi":"3.0.3","info":{"title":"t","version":"1.2.0"},"paths":{},"openapi":"3.1.0"}`)
+	refused(t, Options{Dir: dir, Revision: "dup.json"}, []string{`dup.json: openapi "3.1.0": the gate judges OpenAPI 3.0 documents only`})
 }
 
 func TestParseSize(t *testing.T) {

@@ -173,6 +173,10 @@ func loadSpec(ctx context.Context, l location, data []byte, lim Limits) (*load.S
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable OpenAPI document: %w", l.given, err)
 	}
+	if !strings.HasPrefix(spec.OpenAPI, "3.0.") {
+		// the scan read the first "openapi" key; a decoder keeps the last
+		return nil, fmt.Errorf("%s: openapi %s: the gate judges OpenAPI 3.0 documents only", l.given, quoteShort(spec.OpenAPI))
+	}
 	if err := spec.Validate(ctx); err != nil {
 		return nil, fmt.Errorf("%s: invalid OpenAPI document: %w", l.given, err)
 	}
