@@ -215,8 +215,7 @@ func (h *Harness) Judge(c Case) Judgement {
 		j.Keywords = append(j.Keywords, e.Tag)
 	}
 	j.OpenAPI = s.oapi.judge(c.Doc)
-	j.CRD = s.crd.judge(c.Doc)
-	j.Server = s.serverJudge(c.Doc)
+	j.CRD, j.Server = s.crdAndServer(c.Doc)
 	crdReason := ""
 	for _, side := range []Side{OpenAPI, CRD} {
 		if !j.differs(side) {

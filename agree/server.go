@@ -64,14 +64,16 @@ func (j *webhookJudge) judgeObject(obj map[string]any) Verdict {
 	return v
 }
 
-// serverJudge combines the CRD's verdict and the webhook's.
-func (s *subject) serverJudge(doc []byte) Verdict {
+// crdAndServer admits the document through the CRD once and returns the
+// CRD's verdict and the server's: the CRD's, then the webhook's on the
+// object the server would send it.
+func (s *subject) crdAndServer(doc []byte) (crd, server Verdict) {
 	if s.crd == nil {
-		return Verdict{}
+		return Verdict{}, Verdict{}
 	}
 	v, obj := s.crd.admit(doc)
 	if !v.Accept || s.hook == nil {
-		return v
+		return v, v
 	}
-	return s.hook.judgeObject(obj)
+	return v, s.hook.judgeObject(obj)
 }
