@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -112,7 +113,7 @@ func ForType(tr *model.TypeAccess, k Kind, s Settings) ([]byte, model.Diagnostic
 	}
 	var out bytes.Buffer
 	for i, obj := range []any{p, b} {
-		data, err := yaml.Marshal(obj)
+		data, err := manifest(obj)
 		if err != nil {
 			diags.Errorf(tr.Type.Pos, "policy: %v", err)
 			return nil, diags
@@ -133,4 +134,22 @@ func kindFile(tr *model.TypeAccess, s Settings, dir string) (*gen.File, model.Di
 	}
 	name := k.Group + "_" + strings.ToLower(tr.Type.Resource.Kind) + "_access.yaml"
 	return &gen.File{Path: filepath.Join(dir, name), Data: data, Owner: tr.Type.Pkg.Path}, diags
+}
+
+// manifest writes an object as YAML without the empty status and
+// creationTimestamp the API types marshal.
+func manifest(obj any) ([]byte, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	delete(m, "status")
+	if md, ok := m["metadata"].(map[string]any); ok {
+		delete(md, "creationTimestamp")
+	}
+	return yaml.Marshal(m)
 }

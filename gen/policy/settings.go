@@ -81,7 +81,7 @@ func splitList(v string) []string {
 // paramFiles are the AccessPolicy CRD and the default AccessPolicy (no
 // override: every tenant gets the tags' rights), for a policy directory.
 func paramFiles(dir, owner, name string) []gen.File {
-	crd, _ := yaml.Marshal(ParamCRD())
+	crd, _ := manifest(ParamCRD())
 	obj, _ := yaml.Marshal(map[string]any{
 		"apiVersion": ParamGroup + "/" + ParamVersion,
 		"kind":       ParamKind,
