@@ -1,7 +1,12 @@
 package policy
 
 import (
+	"slices"
+	"strings"
 	"testing"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/model"
 )
@@ -39,5 +44,72 @@ func TestDocPolicyCompiles(t *testing.T) {
 	}
 	if testing.Verbose() {
 		t.Log(string(data))
+	}
+}
+
+// TestBindingDeniesWithItsAccessPolicy: the file holds the policy and a
+// binding of it that denies (not only warns or audits) and, without its
+// AccessPolicy, fails closed.
+func TestBindingDeniesWithItsAccessPolicy(t *testing.T) {
+	tr := docType(t)
+	data, diags := ForType(tr, docKind(tr), DefaultSettings())
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	docs := strings.Split(string(data), "\n---\n")
+	if len(docs) != 2 {
+		t.Fatalf("want a policy and a binding, got %d documents", len(docs))
+	}
+	var p admissionv1.ValidatingAdmissionPolicy
+	var b admissionv1.ValidatingAdmissionPolicyBinding
+	if err := yaml.UnmarshalStrict([]byte(docs[0]), &p); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.UnmarshalStrict([]byte(docs[1]), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Kind != "ValidatingAdmissionPolicyBinding" || b.Spec.PolicyName != p.Name || !slices.Equal(b.Spec.ValidationActions, []admissionv1.ValidationAction{admissionv1.Deny}) {
+		t.Errorf("binding %+v does not deny with policy %s", b, p.Name)
+	}
+	if b.Spec.ParamRef == nil || b.Spec.ParamRef.Name != DefaultParamName || *b.Spec.ParamRef.ParameterNotFoundAction != admissionv1.DenyAction {
+		t.Errorf("binding's paramRef %+v: want %s, denying when it is missing", b.Spec.ParamRef, DefaultParamName)
+	}
+	if *p.Spec.FailurePolicy != admissionv1.Fail || p.Spec.ParamKind.Kind != ParamKind {
+		t.Errorf("policy: failurePolicy %v, paramKind %v", *p.Spec.FailurePolicy, p.Spec.ParamKind)
+	}
+}
+
+// TestLosingAWriteRightChangesThePolicy: the policy is derived from the
+// same rules as x-modelgen-access, so a role that loses a write right
+// loses it in the policy too (the gate judges the rules).
+func TestLosingAWriteRightChangesThePolicy(t *testing.T) {
+	tr := docType(t)
+	before, _ := ForType(tr, docKind(tr), DefaultSettings())
+	for _, r := range tr.Table {
+		if r.Path == "title" {
+			r.Field.Write = slices.DeleteFunc(slices.Clone(r.Field.Write), func(s string) bool { return s == "editor" })
+		}
+	}
+	after, diags := ForType(tr, docKind(tr), DefaultSettings())
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if string(before) == string(after) {
+		t.Fatal("the policy did not change when editor lost the write right on title")
+	}
+	for _, c := range Checks(tr) {
+		if c.Path == "title" && slices.Contains(c.Static, "editor") {
+			t.Errorf("title still writable by editor: %v", c.Static)
+		}
+	}
+	p, _ := Build(docKind(tr), Checks(tr), DefaultSettings())
+	found := false
+	for _, v := range p.Spec.Validations {
+		if strings.HasPrefix(v.MessageExpression, "'title may not") {
+			found = strings.Contains(v.MessageExpression, "(the access tags let role admin write it)")
+		}
+	}
+	if !found {
+		t.Error("the message of title does not follow the rule")
 	}
 }

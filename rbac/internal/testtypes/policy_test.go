@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
+	"strings"
 
 	"testing"
 
@@ -171,7 +172,54 @@ func (g gen) mutate(d tt.Doc) tt.Doc {
 	}
 	var out tt.Doc
 	mustRound(a, &out)
+	if g.coin(2) {
+		g.nested(&out)
+	}
 	return out
+}
+
+// nested changes one field inside a container: an element's field, a
+// pointer element turned null, a key added or removed.
+func (g gen) nested(d *tt.Doc) {
+	price := float64(g.r.Intn(3)) + 0.25
+	switch g.r.Intn(7) {
+	case 0:
+		if len(d.Refs) > 0 && d.Refs[0] != nil {
+			d.Refs[0].Price = price
+		} else {
+			d.Refs = append(d.Refs, &tt.Item{Price: price})
+		}
+	case 1:
+		if len(d.Refs) > 0 {
+			d.Refs[0] = nil
+		}
+	case 2:
+		if d.PtrByKey == nil {
+			d.PtrByKey = map[string]*tt.Item{}
+		}
+		d.PtrByKey["k"+g.word()] = &tt.Item{SKU: g.word()}
+	case 3:
+		for k, v := range d.PtrByKey {
+			if v != nil {
+				v.Price = price
+			} else {
+				delete(d.PtrByKey, k)
+			}
+			break
+		}
+	case 4:
+		if len(d.Items) > 0 {
+			d.Items[len(d.Items)-1].Note = "n" + g.word()
+		}
+	case 5:
+		for k, v := range d.ByKey {
+			v.SKU = "s" + g.word()
+			d.ByKey[k] = v
+			break
+		}
+	case 6:
+		d.Pair[g.r.Intn(2)].Price = price
+	}
 }
 
 func mustRound(in, out any) {
@@ -376,5 +424,99 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 	t.Logf("%d pairs, %d allowed by both, %d differences", n, allowed, diffs)
 	if allowed < n/10 || allowed > n*9/10 {
 		t.Errorf("%d of %d pairs allowed: the generator does not exercise both verdicts", allowed, n)
+	}
+}
+
+// differences runs n random pairs through CheckWrite and a policy and
+// counts the verdicts that differ.
+func differences(t *testing.T, p *admissionv1.ValidatingAdmissionPolicy, n int, seed int64) int {
+	t.Helper()
+	v, err := policy.NewEvaluator(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl := tt.DocAccess.Table()
+	g := gen{rand.New(rand.NewSource(seed))}
+	diffs := 0
+	for range n {
+		who := g.caller()
+		tenant := tenants[0]
+		if who.subject != nil && who.subject.Tenant != "" {
+			tenant = who.subject.Tenant
+		}
+		old := g.doc(tenant)
+		cur := g.mutate(old)
+		pr := pair{old: &old, cur: &cur, who: who}
+		want, err := goVerdict(pr, tbl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if serverVerdict(v, pr).Allowed != want {
+			diffs++
+		}
+	}
+	return diffs
+}
+
+// TestPolicyMutations drops one path from one generated expression, or a
+// field's whole validation, and expects a change of that field by an
+// editor (which the tags forbid it) to be admitted then: the agreement above
+// is not an accident of expressions that never fire.
+func TestPolicyMutations(t *testing.T) {
+	base, tr := docPolicy(t)
+	checks := policy.Checks(tr)
+	fields := len(base.Spec.Validations) - len(checks)
+	old := tt.Doc{Tenant: "t1", Items: []tt.Item{{SKU: "a"}}, Refs: []*tt.Item{{SKU: "a"}}, ByKey: map[string]tt.Item{"k": {}}, Reviewer: &tt.Person{}}
+	cases := []struct {
+		path, drop string
+		change     func(*tt.Doc)
+	}{
+		{"items[].price", "'price'", func(d *tt.Doc) { d.Items[0].Price = 1 }},             // a list of structs
+		{"refs[].price", "'price'", func(d *tt.Doc) { d.Refs[0].Price = 1 }},               // a list of pointers
+		{"byKey{}.price", "'price'", func(d *tt.Doc) { d.ByKey["k"] = tt.Item{Price: 1} }}, // a map of structs
+		{"pair[].price", "'price'", func(d *tt.Doc) { d.Pair[1].Price = 1 }},               // an array
+		{"reviewer.email", "'email'", func(d *tt.Doc) { d.Reviewer.Email = "e" }},          // a pointer
+		{"owner.email", "'email'", func(d *tt.Doc) { d.Owner.Email = "e" }},                // a struct
+		{"version", "'version'", func(d *tt.Doc) { d.Version = 2 }},                        // an inlined embedded struct
+		{"ptrByKey", "", func(d *tt.Doc) { d.PtrByKey = map[string]*tt.Item{"k": {}} }},    // a map of pointers: the whole validation
+		{"secret", "", func(d *tt.Doc) { d.Secret = "s" }},
+	}
+	editor := caller{user: policy.UserInfo{Name: "ed", Groups: []string{"modelgen:role:editor", "modelgen:tenant:t1"}}, subject: &rbac.Subject{Tenant: "t1", Roles: []string{"editor"}}, roles: []string{"editor"}}
+	for _, c := range cases {
+		t.Run(c.path, func(t *testing.T) {
+			var cur tt.Doc
+			mustRound(old, &cur)
+			c.change(&cur)
+			pr := pair{old: &old, cur: &cur, who: editor}
+			if ok, _ := goVerdict(pr, tt.DocAccess.Table()); ok {
+				t.Fatalf("CheckWrite lets an editor change %s", c.path)
+			}
+			v, _ := policy.NewEvaluator(base)
+			if got := serverVerdict(v, pr); got.Allowed || !strings.Contains(strings.Join(got.Messages, "\n"), c.path+" may not be changed by ed with roles editor") {
+				t.Fatalf("the policy does not refuse the change of %s by naming it: %v", c.path, got.Messages)
+			}
+			p := base.DeepCopy()
+			i := slices.IndexFunc(checks, func(k policy.Check) bool { return k.Path == c.path })
+			if i < 0 {
+				t.Fatalf("no validation judges %s", c.path)
+			}
+			val := &p.Spec.Validations[fields+i]
+			if c.drop == "" {
+				p.Spec.Validations = slices.Delete(p.Spec.Validations, fields+i, fields+i+1)
+			} else {
+				if !strings.Contains(val.Expression, c.drop) {
+					t.Fatalf("%s: %s not in %s", c.path, c.drop, val.Expression)
+				}
+				// the path now names a field no object has: the row never changes
+				val.Expression = strings.ReplaceAll(val.Expression, c.drop, "'dropped'")
+			}
+			mv, err := policy.NewEvaluator(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := serverVerdict(mv, pr); !got.Allowed {
+				t.Errorf("with %s dropped the change is still refused: %v", c.path, got.Messages)
+			}
+		})
 	}
 }
