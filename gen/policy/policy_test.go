@@ -113,3 +113,24 @@ func TestLosingAWriteRightChangesThePolicy(t *testing.T) {
 		t.Error("the message of title does not follow the rule")
 	}
 }
+
+// TestCompileErrorsNameTheExpression: an expression the API server's
+// compiler refuses is reported with where it sits and the row it judges.
+func TestCompileErrorsNameTheExpression(t *testing.T) {
+	tr := docType(t)
+	checks := Checks(tr)
+	p, _ := Build(docKind(tr), checks, DefaultSettings())
+	fields := len(p.Spec.Validations) - len(checks)
+	p.Spec.Validations[fields+1].Expression = "object.title +"
+	p.Spec.Variables[1].Expression = "request.nosuchfield"
+	errs := CompileErrors(p, checks)
+	if len(errs) != 2 {
+		t.Fatalf("want 2 errors, got %v", errs)
+	}
+	if errs[0].Expr.Where != "variables[1] (roles)" || !strings.Contains(errs[0].Err.Error(), "nosuchfield") {
+		t.Errorf("first error: %s: %v", errs[0].Expr.Where, errs[0].Err)
+	}
+	if errs[1].Expr.Check == nil || errs[1].Expr.Check.Path != checks[1].Path || errs[1].Expr.Check.Pos.Line == 0 {
+		t.Errorf("second error does not name its row and position: %+v", errs[1].Expr)
+	}
+}
