@@ -182,7 +182,7 @@ func (g gen) mutate(d tt.Doc) tt.Doc {
 // pointer element turned null, a key added or removed.
 func (g gen) nested(d *tt.Doc) {
 	price := float64(g.r.Intn(3)) + 0.25
-	switch g.r.Intn(7) {
+	switch g.r.Intn(11) {
 	case 0:
 		if len(d.Refs) > 0 && d.Refs[0] != nil {
 			d.Refs[0].Price = price
@@ -219,6 +219,17 @@ func (g gen) nested(d *tt.Doc) {
 		}
 	case 6:
 		d.Pair[g.r.Intn(2)].Price = price
+	case 7: // zero elements and keys: only the container's own rule sees them
+		d.Items = append(d.Items, tt.Item{})
+	case 8:
+		d.Lines = append(d.Lines, tt.Item{})
+	case 9:
+		if d.ByKey == nil {
+			d.ByKey = map[string]tt.Item{}
+		}
+		d.ByKey["z"] = tt.Item{}
+	case 10:
+		d.Refs = append(d.Refs, &tt.Item{})
 	}
 }
 
