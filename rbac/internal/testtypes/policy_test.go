@@ -182,7 +182,7 @@ func (g gen) mutate(d tt.Doc) tt.Doc {
 // pointer element turned null, a key added or removed.
 func (g gen) nested(d *tt.Doc) {
 	price := float64(g.r.Intn(3)) + 0.25
-	switch g.r.Intn(11) {
+	switch g.r.Intn(13) {
 	case 0:
 		if len(d.Refs) > 0 && d.Refs[0] != nil {
 			d.Refs[0].Price = price
@@ -230,6 +230,20 @@ func (g gen) nested(d *tt.Doc) {
 		d.ByKey["z"] = tt.Item{}
 	case 10:
 		d.Refs = append(d.Refs, &tt.Item{})
+	case 11: // a zero pointer element turned null, or back
+		for i, e := range d.Refs {
+			if e == nil {
+				d.Refs[i] = &tt.Item{}
+			} else if *e == (tt.Item{}) {
+				d.Refs[i] = nil
+			}
+		}
+	case 12: // the same number of keys, another key
+		for k, v := range d.ByKey {
+			delete(d.ByKey, k)
+			d.ByKey[k+"2"] = v
+			break
+		}
 	}
 }
 
