@@ -6,7 +6,11 @@ import (
 	"testing"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
+
+	"github.com/modelgen/modelgen/gen"
 
 	"github.com/modelgen/modelgen/model"
 )
@@ -132,5 +136,64 @@ func TestCompileErrorsNameTheExpression(t *testing.T) {
 	}
 	if errs[1].Expr.Check == nil || errs[1].Expr.Check.Path != checks[1].Path || errs[1].Expr.Check.Pos.Line == 0 {
 		t.Errorf("second error does not name its row and position: %+v", errs[1].Expr)
+	}
+}
+
+func TestSettingsOfRefusesMistakes(t *testing.T) {
+	pk := &model.Package{Dir: "/m/api"}
+	cfg := gen.Config{PolicyTenantFrom: "header", PolicyServiceAccounts: "sys/op=Admin,broken", Policy: "sometimes"}
+	_, diags := SettingsOf(pk, cfg)
+	var msgs []string
+	for _, d := range diags {
+		msgs = append(msgs, d.String())
+	}
+	got := strings.Join(msgs, "\n")
+	for _, want := range []string{`"policy": "sometimes"`, `"policyTenantFrom": "header"`, `invalid role name "Admin"`, `"broken": want namespace/name=role|role`, "/m/api/modelgen.yaml:1:1"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	s, diags := SettingsOf(pk, gen.Config{PolicyServiceAccounts: "payments-system/op=operator|auditor", PolicyExemptGroups: "-"})
+	if diags.HasErrors() || len(s.ExemptGroups) != 0 || s.ServiceAccounts[0].User != "system:serviceaccount:payments-system:op" || len(s.ServiceAccounts[0].Roles) != 2 {
+		t.Errorf("settings %+v, %v", s, diags)
+	}
+}
+
+// TestTenantSources: the tenant from a user extra, or from the namespace.
+func TestTenantSources(t *testing.T) {
+	tr := docType(t)
+	obj := func(tenant string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"tenant": tenant, "title": "x"}}
+	}
+	param := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "modelgen.io/v1alpha1", "kind": "AccessPolicy", "metadata": map[string]any{"name": "modelgen-access"}, "spec": map[string]any{}}}
+	k := docKind(tr)
+	gvr := schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Plural}
+	for _, c := range []struct {
+		from    string
+		user    UserInfo
+		ns      string
+		tenant  string
+		allowed bool
+	}{
+		{TenantFromExtra, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}, Extra: map[string][]string{"modelgen.io/tenant": {"t1"}}}, "x", "t1", true},
+		{TenantFromExtra, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}, Extra: map[string][]string{"modelgen.io/tenant": {"t1"}}}, "x", "t2", false},
+		{TenantFromExtra, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor", "modelgen:tenant:t1"}}, "x", "t1", false},
+		{TenantFromNamespace, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}}, "t1", "t1", true},
+		{TenantFromNamespace, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}}, "t1", "t2", false},
+	} {
+		s := DefaultSettings()
+		s.TenantFrom = c.from
+		p, _ := Build(k, Checks(tr), s)
+		if errs := CompileErrors(p, Checks(tr)); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		v, err := NewEvaluator(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Evaluate(v, Request{New: obj(c.tenant), Resource: gvr, Namespace: c.ns, User: c.user, Params: param})
+		if got.Allowed != c.allowed {
+			t.Errorf("%s, namespace %s, object of %s: allowed %v, want %v %v", c.from, c.ns, c.tenant, got.Allowed, c.allowed, got.Messages)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/accesstag"
 )
 
 // SettingsOf reads a package's policy settings; a malformed one is an error
@@ -54,8 +54,8 @@ func SettingsOf(pk *model.Package, cfg gen.Config) (Settings, model.Diagnostics)
 		}
 		entry := ServiceAccount{User: "system:serviceaccount:" + ns + ":" + name}
 		for _, r := range strings.Split(roles, "|") {
-			if msg := accesstag.CheckRole(r); msg != "" {
-				diags.Errorf(at, "setting \"policyServiceAccounts\": %s", msg)
+			if !roleName.MatchString(r) {
+				diags.Errorf(at, "setting \"policyServiceAccounts\": invalid role name %q: want lower-case letters, digits and '-', starting and ending with a letter or digit", r)
 			}
 			entry.Roles = append(entry.Roles, r)
 		}
@@ -63,6 +63,9 @@ func SettingsOf(pk *model.Package, cfg gen.Config) (Settings, model.Diagnostics)
 	}
 	return s, diags
 }
+
+// roleName is the access tags' role grammar (a DNS-1123 label).
+var roleName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
 // splitList splits a comma-separated setting; "-" is the empty list.
 func splitList(v string) []string {
