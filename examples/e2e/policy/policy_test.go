@@ -189,7 +189,7 @@ func TestTenantIsolationAndFieldWrites(t *testing.T) {
 	if err := acmeAdmin.Create(ctx, o); err != nil {
 		t.Fatalf("a tenant-admin of acme creating an order of acme: %v", err)
 	}
-	if err := refused(person(t, "nobody").Create(ctx, order("no-role", "acme")), "spec.amount may not be changed by"); err != nil {
+	if err := refused(as(t, "nobody", "modelgen:tenant:acme").Create(ctx, order("no-role", "acme")), "spec.amount may not be changed by nobody with no role"); err != nil {
 		t.Errorf("a user of acme without a role creating an order: %v", err)
 	}
 	if err := refused(as(t, "drifter", "modelgen:role:tenant-admin").Create(ctx, order("no-tenant", "acme")), "drifter has no tenant"); err != nil {
