@@ -29,6 +29,12 @@ type Set struct {
 	Target model.Target
 	Parser *crd.Parser
 	Diags  model.Diagnostics
+	// Unvalidated maps the identity of each unvalidated variant (see
+	// UnvalidatedSuffix) to its type.
+	Unvalidated map[crd.TypeIdent]*model.Type
+
+	byLink  map[string]*model.Type // controller-tools link -> model type
+	differs map[*model.Type]bool   // the types with an unvalidated variant
 }
 
 // Ident is controller-tools' identity of a model type.
@@ -59,6 +65,12 @@ func Build(m *model.Model, target model.Target) *Set {
 	for _, pk := range m.Packages {
 		s.Diags.Add(pk.LoadErrors())
 	}
+	base := map[*model.Type]apiext.JSONSchemaProps{}
+	for _, t := range types {
+		if sc, ok := p.Schemata[Ident(t)]; ok {
+			base[t] = *sc.DeepCopy()
+		}
+	}
 	for _, t := range types {
 		if t.TypeKind != model.TypeStruct {
 			continue
@@ -68,6 +80,7 @@ func Build(m *model.Model, target model.Target) *Set {
 		applyMachine(t, &sc, target)
 		p.Schemata[Ident(t)] = sc
 	}
+	s.unvalidated(types, base)
 	for _, t := range types {
 		s.pointerEmbeds(t)
 	}
@@ -214,12 +227,17 @@ func typeRange(s *apiext.JSONSchemaProps, t *model.TypeRef) {
 // server drops such nulls before validating (it prunes nulls of
 // non-nullable fields), which a CRD says by leaving nullable unset.
 func markNullable(t *model.Type, sc *apiext.JSONSchemaProps) {
+	markNullableIf(t, sc, func(f *model.Field) bool {
+		// validator rejects nil: so does the contract
+		return f.Validate == nil || f.Validate.Syn.Skip || !zeroFails(f)
+	})
+}
+
+// markNullableIf marks the nillable properties for which nilPasses holds.
+func markNullableIf(t *model.Type, sc *apiext.JSONSchemaProps, nilPasses func(*model.Field) bool) {
 	for _, f := range t.Fields {
-		if f.JSONName == "" || f.Skip || f.Type.Kind == model.KindBytes || !f.Type.Nillable() {
+		if f.JSONName == "" || f.Skip || f.Type.Kind == model.KindBytes || !f.Type.Nillable() || !nilPasses(f) {
 			continue
-		}
-		if f.Validate != nil && !f.Validate.Syn.Skip && zeroFails(f) {
-			continue // validator rejects nil: so does the contract
 		}
 		if prop, ok := sc.Properties[f.JSONName]; ok {
 			prop.Nullable = true
