@@ -183,7 +183,11 @@ func (k bound) Resolve(u *Use) (any, error) {
 		}
 		return lengthParam(u)
 	case KindSlice, KindMap, KindBytes:
-		return lengthParam(u)
+		v, err := lengthParam(u)
+		if err == nil && valueKind(u.Type) == KindSlice && u.Type.Deref().Len >= 0 {
+			err = k.arrayLength(u, v.(float64))
+		}
+		return v, err
 	case KindBool:
 		return strconv.ParseBool(u.Param)
 	case KindDuration:
@@ -211,6 +215,19 @@ func (k bound) Resolve(u *Use) (any, error) {
 func isStdTime(t *TypeRef) bool {
 	t = t.Deref()
 	return t != nil && t.ImportPath == "time" && t.TypeName == "Time"
+}
+
+// arrayLength judges a length keyword on a Go array [N]T, whose length is
+// N whatever the JSON holds (encoding/json zero-fills a short array and
+// drops the items past N): the keyword always holds, and the schemas carry
+// nothing for it, or it never does, which is an error.
+func (k bound) arrayLength(u *Use, v float64) error {
+	n := float64(u.Type.Deref().Len)
+	holds := map[string]bool{"len": n == v, "eq": n == v, "ne": n != v, "min": n >= v, "gte": n >= v, "gt": n > v, "max": n <= v, "lte": n <= v, "lt": n < v}[k.op]
+	if !holds {
+		return errorf("%s=%s on the Go array %s never holds: its length is always %d (encoding/json zero-fills a short JSON array and drops the items past it); remove it or use a slice", u.Name, u.Param, u.Type.Deref().GoType, int(n))
+	}
+	return nil
 }
 
 func lengthParam(u *Use) (any, error) {
@@ -258,6 +275,9 @@ func (k bound) Apply(c *ApplyContext) {
 	case KindBytes:
 		k.applyByteLength(c)
 	case KindSlice:
+		if u.Type.Deref().Len >= 0 {
+			return // a Go array's length is constant: it holds (see arrayLength)
+		}
 		k.applyLength(c, &c.Self.MinItems, &c.Self.MaxItems)
 	case KindMap:
 		k.applyLength(c, &c.Self.MinProperties, &c.Self.MaxProperties)

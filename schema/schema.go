@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/go-playground/validator/v10"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -131,7 +132,7 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
 	for _, f := range t.Fields {
 		if prop, ok := sc.Properties[f.JSONName]; ok && f.JSONName != "" && !f.Skip {
-			arrayLength(&prop, f.Type)
+			arrayLength(&prop, f)
 			typeRange(&prop, f.Type)
 			float32Range(&prop, f.Type, s.Target)
 			// a Go int is 64 bits wide (controller-tools leaves it
@@ -145,21 +146,22 @@ func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
 	}
 }
 
-// arrayLength bounds a Go array [N]T to N items. encoding/json decodes a
-// shorter JSON array into it with zero values after it and drops the items
-// past N; the schema says what the array holds (a documented difference in
-// the agreement tests).
-func arrayLength(s *apiext.JSONSchemaProps, t *model.TypeRef) {
-	t = t.Deref()
-	if t == nil || t.Kind != model.KindSlice || t.Len < 0 || s.Type != "array" {
+// arrayLength bounds a Go array [N]T where encoding/json and validator
+// decide a length. encoding/json decodes a shorter JSON array into it with
+// zero values after it and drops the items past N, so the length alone
+// refuses nothing (controller-gen bounds no array either); but when
+// validator checks the elements (a dive without omit keyword) and refuses
+// a zero element, fewer than N items fail: minItems N.
+func arrayLength(s *apiext.JSONSchemaProps, f *model.Field) {
+	t := f.Type.Deref()
+	if t == nil || t.Kind != model.KindSlice || t.Len <= 0 || s.Type != "array" || f.Validate == nil || f.Validate.Syn.Skip {
 		return
 	}
-	n := int64(t.Len)
-	if s.MinItems == nil || *s.MinItems < n {
-		s.MinItems = &n
-	}
-	if s.MaxItems == nil || *s.MaxItems > n {
-		s.MaxItems = &n
+	if lv := f.Validate.Root; lv.Type.Kind == model.KindSlice && arrayZeroFails(lv) {
+		n := int64(t.Len)
+		if s.MinItems == nil || *s.MinItems < n {
+			s.MinItems = &n
+		}
 	}
 }
 
@@ -634,7 +636,9 @@ func zeroOf(t *model.TypeRef) reflect.Value {
 		}
 		return reflect.ValueOf(int64(0))
 	case model.KindDuration:
-		return reflect.ValueOf(int64(0))
+		// a time.Duration, not an int64: validator reads "1s" in
+		// gte=1s only for a time.Duration (and panics on an int64)
+		return reflect.ValueOf(time.Duration(0))
 	case model.KindFloat:
 		return reflect.ValueOf(float64(0))
 	case model.KindBool:

@@ -66,4 +66,17 @@ type ExactSpec struct {
 	Waits   []time.Duration          `json:"waits,omitempty" validate:"dive,omitempty,gte=1s"`
 	ByStep  map[string]time.Duration `json:"byStep,omitempty" validate:"dive,omitempty,gt=1ms"`
 	MaybeW  *time.Duration           `json:"maybeW,omitempty" validate:"omitempty,gte=1s"`
+	// fixed arrays: encoding/json zero-fills a short JSON array and drops
+	// the items past N
+	Pair     [2]int    `json:"pair" validate:"len=2"`
+	PairMax  [2]int    `json:"pairMax" validate:"max=5,min=1"`
+	PairOpt  [2]string `json:"pairOpt,omitempty" validate:"dive,max=3"`
+	PairMust [2]int    `json:"pairMust" validate:"dive,gte=1"`
+	// quoted parameters of the conditional keywords, split as oneof's
+	Mode      string `json:"mode,omitempty" validate:"omitempty,oneof=on off 'x y'"`
+	OnNote    string `json:"onNote,omitempty" validate:"required_if=Mode 'on'"`
+	XYNote    string `json:"xyNote,omitempty" validate:"required_if=Mode 'x y'"`
+	OffNote   string `json:"offNote,omitempty" validate:"required_unless=Mode 'off'"`
+	NotOn     string `json:"notOn,omitempty" validate:"excluded_if='Mode' 'on'"`
+	OnlyXY    string `json:"onlyXY,omitempty" validate:"excluded_unless=Mode 'x y'"`
 }
