@@ -348,6 +348,11 @@ func lengthSchema(c *ApplyContext, n int64) apiext.JSONSchemaProps {
 
 func (k bound) applyNumber(c *ApplyContext, v float64) {
 	t := c.Use.Type
+	if beyondInt64(t, v) && (c.Target == TargetCRD || k.op == "ne") {
+		// every integer the API server stores (an int64) meets it: see
+		// the resolver's beyondInt64 check
+		return
+	}
 	if c.Target == TargetCRD && valueKind(t) == KindFloat && (k.op == "len" || k.op == "eq" || k.op == "ne") {
 		// the API server checks an enum by converting the value to the
 		// enum's type: 2.5 becomes int64 2 and matches enum [2]
@@ -399,6 +404,13 @@ func setBound(b **float64, excl *bool, v float64, exclusive, lower bool) {
 		}
 	}
 	*b, *excl = &v, exclusive
+}
+
+// beyondInt64 reports an integer bound of magnitude 2^63 or more: the API
+// server stores integers as int64, and refuses such a bound in a CRD (its
+// range check parses the float bound as an int64), -2^63 included.
+func beyondInt64(t *TypeRef, v float64) bool {
+	return valueKind(t) == KindInt && math.Abs(v) >= 1<<63
 }
 
 func jsonNumber(t *TypeRef, v float64) any {

@@ -79,4 +79,9 @@ type ExactSpec struct {
 	OffNote   string `json:"offNote,omitempty" validate:"required_unless=Mode 'off'"`
 	NotOn     string `json:"notOn,omitempty" validate:"excluded_if='Mode' 'on'"`
 	OnlyXY    string `json:"onlyXY,omitempty" validate:"excluded_unless=Mode 'x y'"`
+	// uint64 bounds beyond int64
+	Big    uint64 `json:"big,omitempty" validate:"lte=10000000000000000000"`
+	BigMax uint64 `json:"bigMax,omitempty" validate:"lte=9223372036854775807"`
+	Int64  int64  `json:"int64,omitempty" validate:"lte=9223372036854775807,gte=-9223372036854775808"`
+	Huge   uint64 `json:"huge,omitempty"`
 }
