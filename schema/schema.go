@@ -66,6 +66,11 @@ func Build(m *model.Model, target model.Target) *Set {
 	for _, pk := range m.Packages {
 		s.Diags.Add(pk.LoadErrors())
 	}
+	s.byLink = map[string]*model.Type{}
+	for _, t := range types {
+		s.byLink[crd.TypeRefLink(t.Pkg.Path, t.Name)] = t
+	}
+	s.namedBytes(types)
 	base := map[*model.Type]apiext.JSONSchemaProps{}
 	for _, t := range types {
 		if sc, ok := p.Schemata[Ident(t)]; ok {

@@ -41,10 +41,6 @@ func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONS
 		}
 		bare[t] = &sc
 	}
-	s.byLink = map[string]*model.Type{}
-	for _, t := range types {
-		s.byLink[crd.TypeRefLink(t.Pkg.Path, t.Name)] = t
-	}
 	differs := map[*model.Type]bool{}
 	for t, sc := range bare {
 		differs[t] = !reflect.DeepEqual(*sc, s.Parser.Schemata[Ident(t)])

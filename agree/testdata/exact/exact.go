@@ -32,6 +32,9 @@ type Leaf struct {
 // only after a dive, as a plain slice.
 type ItemList []Item
 
+// Blob is a named byte slice: base64 in JSON.
+type Blob []byte
+
 // Exact is the resource of the shapes.
 //
 // +kubebuilder:object:root=true
@@ -73,15 +76,21 @@ type ExactSpec struct {
 	PairOpt  [2]string `json:"pairOpt,omitempty" validate:"dive,max=3"`
 	PairMust [2]int    `json:"pairMust" validate:"dive,gte=1"`
 	// quoted parameters of the conditional keywords, split as oneof's
-	Mode      string `json:"mode,omitempty" validate:"omitempty,oneof=on off 'x y'"`
-	OnNote    string `json:"onNote,omitempty" validate:"required_if=Mode 'on'"`
-	XYNote    string `json:"xyNote,omitempty" validate:"required_if=Mode 'x y'"`
-	OffNote   string `json:"offNote,omitempty" validate:"required_unless=Mode 'off'"`
-	NotOn     string `json:"notOn,omitempty" validate:"excluded_if='Mode' 'on'"`
-	OnlyXY    string `json:"onlyXY,omitempty" validate:"excluded_unless=Mode 'x y'"`
+	Mode    string `json:"mode,omitempty" validate:"omitempty,oneof=on off 'x y'"`
+	OnNote  string `json:"onNote,omitempty" validate:"required_if=Mode 'on'"`
+	XYNote  string `json:"xyNote,omitempty" validate:"required_if=Mode 'x y'"`
+	OffNote string `json:"offNote,omitempty" validate:"required_unless=Mode 'off'"`
+	NotOn   string `json:"notOn,omitempty" validate:"excluded_if='Mode' 'on'"`
+	OnlyXY  string `json:"onlyXY,omitempty" validate:"excluded_unless=Mode 'x y'"`
 	// uint64 bounds beyond int64
 	Big    uint64 `json:"big,omitempty" validate:"lte=10000000000000000000"`
 	BigMax uint64 `json:"bigMax,omitempty" validate:"lte=9223372036854775807"`
 	Int64  int64  `json:"int64,omitempty" validate:"lte=9223372036854775807,gte=-9223372036854775808"`
 	Huge   uint64 `json:"huge,omitempty"`
+	// a named byte slice with a cross-field keyword
+	Blob     Blob   `json:"blob,omitempty"`
+	BlobWith Blob   `json:"blobWith,omitempty" validate:"required_with=Mode"`
+	BlobMax  Blob   `json:"blobMax,omitempty" validate:"omitempty,max=4"`
+	BlobPtr  *Blob  `json:"blobPtr,omitempty" validate:"excluded_with=Blob"`
+	Blobs    []Blob `json:"blobs,omitempty" validate:"dive,min=1"`
 }
