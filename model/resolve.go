@@ -12,6 +12,7 @@ func (b *builder) finish() {
 	b.checkShapes()
 	for _, p := range b.pendingValidate {
 		p.field.Validate = resolveTag(p.owner, p.field, p.tag, &b.m.Diags)
+		markerContradictions(p.field, &b.m.Diags)
 	}
 	sort.Slice(b.m.Packages, func(i, j int) bool { return b.m.Packages[i].Path < b.m.Packages[j].Path })
 	for _, pk := range b.m.Packages {

@@ -87,6 +87,9 @@ type ExactSpec struct {
 	BigMax uint64 `json:"bigMax,omitempty" validate:"lte=9223372036854775807"`
 	Int64  int64  `json:"int64,omitempty" validate:"lte=9223372036854775807,gte=-9223372036854775808"`
 	Huge   uint64 `json:"huge,omitempty"`
+	// a marker as loose as the tag changes nothing
+	// +kubebuilder:validation:MaxLength=10
+	Label string `json:"label,omitempty" validate:"omitempty,min=2,max=6"`
 	// a named byte slice with a cross-field keyword
 	Blob     Blob   `json:"blob,omitempty"`
 	BlobWith Blob   `json:"blobWith,omitempty" validate:"required_with=Mode"`
