@@ -83,7 +83,7 @@ func (required) Resolve(u *Use) (any, error) { return nil, nil }
 func (required) Apply(c *ApplyContext) {
 	t := c.Use.Type
 	if SkipsRequired(t) {
-		c.Diags.Warnf(c.Use.Pos, "%q on %s: validator skips required on struct values unless created WithRequiredStructEnabled, so it is enforced at run time only, if at all (use a pointer)", c.Use.Name, t.GoType)
+		c.NotCarried("%q on %s: validator skips required on struct values unless created WithRequiredStructEnabled, so it is enforced at run time only, if at all (use a pointer)", c.Use.Name, t.GoType)
 		return
 	}
 	if c.Parent != nil && c.Field != nil && c.Field.JSONName != "" && t.Kind != KindStruct {
@@ -265,7 +265,7 @@ func (k bound) Apply(c *ApplyContext) {
 	u := c.Use
 	switch valueKind(u.Type) {
 	case KindTime:
-		c.Diags.Warnf(u.Pos, "%q on a time compares with the current time: enforced by the validator at run time only", u.Name)
+		c.NotCarried("%q on a time compares with the current time: enforced by the validator at run time only", u.Name)
 	case KindString:
 		if k.op == "eq" || k.op == "ne" {
 			k.applyEquals(c, u.Value)
@@ -610,7 +610,7 @@ func (k foldOneOf) Apply(c *ApplyContext) {
 	quoted := make([]string, len(vals))
 	for i, v := range vals {
 		if !isASCII(v) {
-			c.Diags.Warnf(c.Use.Pos, "%q with the non-ASCII value %q is enforced by the validator at run time only (CEL folds ASCII case only)", c.Use.Name, v)
+			c.NotCarried("%q with the non-ASCII value %q is enforced by the validator at run time only (CEL folds ASCII case only)", c.Use.Name, v)
 			return
 		}
 		quoted[i] = celString(strings.ToLower(v))
@@ -652,7 +652,7 @@ func (unique) Resolve(u *Use) (any, error) {
 func (unique) Apply(c *ApplyContext) {
 	t := c.Use.Type.Deref()
 	if t.Kind != KindSlice || c.Use.Param != "" || !isScalar(t.Elem) {
-		c.Diags.Warnf(c.Use.Pos, "%q on %s is enforced by the validator at run time only", c.Use.Name, t.GoType)
+		c.NotCarried("%q on %s is enforced by the validator at run time only", c.Use.Name, t.GoType)
 		return
 	}
 	if c.Target == TargetCRD {

@@ -14,6 +14,7 @@ func (b *builder) finish() {
 		p.field.Validate = resolveTag(p.owner, p.field, p.tag, &b.m.Diags)
 		markerContradictions(p.field, &b.m.Diags)
 	}
+	b.findRuntimeOnly()
 	sort.Slice(b.m.Packages, func(i, j int) bool { return b.m.Packages[i].Path < b.m.Packages[j].Path })
 	for _, pk := range b.m.Packages {
 		sort.Slice(pk.Types, func(i, j int) bool { return pk.Types[i].Name < pk.Types[j].Name })
@@ -136,9 +137,6 @@ func (rs *resolver) use(term vtag.Term, name string, t *TypeRef, dived bool) *Us
 	u.Value = v
 	if !rs.int64Range(u) {
 		return nil
-	}
-	if k.Class() == Runtime {
-		rs.diags.Warnf(pos, "validate: %q is enforced by the validator at run time only (%s)", name, k.Schema())
 	}
 	return u
 }

@@ -347,8 +347,7 @@ func (s *Set) applyAlternatives(ctx *model.ApplyContext, c *model.Check) {
 		sctx.Self, sctx.Parent = &sub, &apiext.JSONSchemaProps{}
 		s.apply(&sctx, u)
 		if u.Keyword.Class() != model.Schema || len(sub.XValidations) > 0 || len(sctx.Parent.XValidations) > 0 {
-			s.Diags.Warnf(c.Pos, "validate: alternatives with %q are enforced by the validator at run time only", u.Name)
-			return
+			return // runtime only: the model says so (model.RuntimeOnly)
 		}
 		subs = append(subs, sub)
 	}

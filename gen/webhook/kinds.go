@@ -50,15 +50,7 @@ func (k *Kind) Keywords() []string {
 // registry's runtime class, and the uses the CRD schema could not carry in
 // their context (alternatives with such a keyword, keys, clock times...).
 func RuntimeOnly(c *gen.Context) map[model.Pos]bool {
-	out := map[model.Pos]bool{}
-	all := append(model.Diagnostics(nil), c.Model.Diags...)
-	all = append(all, c.Schemas(model.TargetCRD).Diags...)
-	for _, d := range all {
-		if d.Severity == model.Warning && strings.Contains(d.Msg, "run time only") {
-			out[d.Pos] = true
-		}
-	}
-	return out
+	return c.Model.RuntimeOnlyAt()
 }
 
 // Kinds returns the kinds of a package that get a webhook under a mode, in
