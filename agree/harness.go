@@ -64,6 +64,9 @@ type Harness struct {
 	// (model.RuntimeOnly): a check there is not carried by the schemas, by
 	// design.
 	warned map[model.Pos]bool
+	// wholeRuntimeOnly holds the fields whose whole value no schema
+	// checks (model.OptionalStruct).
+	wholeRuntimeOnly map[*model.Field]bool
 	// docs caches the OpenAPI documents read once for all subjects.
 	docs map[*model.Package]*openapi3.T
 	// generated are the files modelgen's pipeline (gen.Run) makes of the
@@ -135,6 +138,12 @@ func New(cfg Config) (*Harness, error) {
 	}
 	h.generated = files
 	h.warned = m.RuntimeOnlyAt()
+	h.wholeRuntimeOnly = map[*model.Field]bool{}
+	for _, r := range m.RuntimeOnly {
+		if len(r.Uses) == 0 {
+			h.wholeRuntimeOnly[r.Field] = true
+		}
+	}
 	for _, rt := range cfg.Types {
 		s, err := h.subject(abs, rt)
 		if err != nil {

@@ -99,6 +99,12 @@ func (b *builder) findRuntimeOnly() {
 			continue
 		}
 		b.m.RuntimeOnly = append(b.m.RuntimeOnly, fieldRuntimeOnly(p.owner, p.field)...)
+		if f := p.field; OptionalStruct(f) {
+			st := f.Type.Named.Name
+			b.m.RuntimeOnly = append(b.m.RuntimeOnly, RuntimeOnly{Pos: f.Validate.Root.Pos, Field: f, Why: fmt.Sprintf(
+				"validate: %s on the struct value %s.%s lets a zero %s through (validator skips it and everything in it) and validates any other value, but the zero %s fails %s's own rules and no schema says \"zero, or valid\": the schemas check its structure only and %s's rules are enforced by the validator at run time only; make the field a *%s to have them checked (validator then skips only nil)",
+				f.Validate.Root.Omit, p.owner.Name, f.GoName, st, st, st, st, st)})
+		}
 	}
 	for _, r := range b.m.RuntimeOnly {
 		b.m.Diags.Warnf(r.Pos, "%s", r.Why)

@@ -116,6 +116,9 @@ func (s *Set) unvalidatedFields(t *model.Type, sc *apiext.JSONSchemaProps) {
 		switch {
 		case f.Validate != nil && (f.Validate.Syn.Skip || f.Validate.Syn.Root.StructOnly || f.Validate.Syn.Root.NoStructLevel):
 			s.toBare(&prop, t)
+		case model.OptionalStruct(f):
+			// runtime only: "zero, or valid" has no schema
+			s.toBare(&prop, t)
 		case f.Validate != nil:
 			s.elements(&prop, f.Type, f.Validate.Root, t)
 		default:

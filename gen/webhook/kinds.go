@@ -21,6 +21,9 @@ type Kind struct {
 	// RuntimeOnly are the checks no schema carries, reached from the kind,
 	// sorted by position (empty under ModeAlways for a kind without any).
 	RuntimeOnly []*model.Use
+	// RuntimeFields are the fields reached from the kind whose whole value
+	// no schema checks (model.OptionalStruct).
+	RuntimeFields []*model.Field
 	// Machines are the state machines of structs the kind holds directly
 	// (status.phase), with the Go field chain and JSON path to their owner.
 	Machines []MachineAt
@@ -60,6 +63,12 @@ func Kinds(c *gen.Context, pk *model.Package, mode string) []*Kind {
 		return nil
 	}
 	warned := RuntimeOnly(c)
+	whole := map[*model.Field]bool{} // fields whose whole value is runtime-only
+	for _, r := range c.Model.RuntimeOnly {
+		if len(r.Uses) == 0 {
+			whole[r.Field] = true
+		}
+	}
 	var out []*Kind
 	for _, t := range pk.Types {
 		if !t.Root || t.Resource == nil {
@@ -68,12 +77,15 @@ func Kinds(c *gen.Context, pk *model.Package, mode string) []*Kind {
 		k := &Kind{Type: t}
 		visit(t, []string{}, []string{}, map[*model.Type]bool{}, func(f *model.Field, goPath, jsonPath []string) {
 			k.RuntimeOnly = append(k.RuntimeOnly, warnedUses(f, warned)...)
+			if whole[f] {
+				k.RuntimeFields = append(k.RuntimeFields, f)
+			}
 			if f.Machine != nil && len(goPath) > 0 {
 				k.Machines = append(k.Machines, MachineAt{Machine: f.Machine, GoPath: goPath[:len(goPath)-1], JSON: jsonPath})
 			}
 		})
 		slices.SortFunc(k.RuntimeOnly, func(a, b *model.Use) int { return comparePos(a.Pos, b.Pos) })
-		if len(k.RuntimeOnly) > 0 || mode == ModeAlways {
+		if len(k.RuntimeOnly) > 0 || len(k.RuntimeFields) > 0 || mode == ModeAlways {
 			out = append(out, k)
 		}
 	}

@@ -87,6 +87,10 @@ type ExactSpec struct {
 	BigMax uint64 `json:"bigMax,omitempty" validate:"lte=9223372036854775807"`
 	Int64  int64  `json:"int64,omitempty" validate:"lte=9223372036854775807,gte=-9223372036854775808"`
 	Huge   uint64 `json:"huge,omitempty"`
+	// an optional struct value: validator skips the zero struct
+	Opt     Item  `json:"opt,omitempty" validate:"omitempty"`
+	OptZero Leaf  `json:"optZero,omitempty" validate:"omitempty"`
+	OptPtr  *Item `json:"optPtr,omitempty" validate:"omitempty"`
 	// a marker as loose as the tag changes nothing
 	// +kubebuilder:validation:MaxLength=10
 	Label string `json:"label,omitempty" validate:"omitempty,min=2,max=6"`
