@@ -353,10 +353,21 @@ func (h *Harness) errorCategory(s *subject, fe fieldError, side Side) string {
 // insideRuntimeOnly reports a namespace below a field whose whole value
 // is runtime-only (model.OptionalStruct), such as Sample.Spec.Opt.Name.
 func (h *Harness) insideRuntimeOnly(s *subject, ns string) bool {
+	if len(h.wholeRuntimeOnly) == 0 {
+		return false
+	}
+	depth := 0
 	for i := 0; i < len(ns); i++ {
-		if ns[i] != '.' {
+		switch ns[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		}
+		if ns[i] != '.' || depth != 0 {
 			continue
 		}
+		// a prefix that ends between fields (map keys may hold dots)
 		if _, f, _, ok := s.locate(ns[:i]); ok && h.wholeRuntimeOnly[f] {
 			return true
 		}
