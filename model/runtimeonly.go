@@ -71,9 +71,7 @@ func checkRuntimeOnly(owner *Type, f *Field, c *Check, keys bool) []RuntimeOnly 
 			self, parent := &apiext.JSONSchemaProps{}, &apiext.JSONSchemaProps{}
 			why := ""
 			ctx := &ApplyContext{Target: TargetCRD, Use: u, Self: self, Parent: parent, Owner: owner, Field: f, Diags: &Diagnostics{}, notCarried: func(w string) { why = w }}
-			if a, ok := u.Keyword.(Applier); ok {
-				a.Apply(ctx)
-			}
+			dryApply(u, ctx)
 			if why != "" {
 				one(why)
 			}
@@ -108,5 +106,16 @@ func (b *builder) findRuntimeOnly() {
 	}
 	for _, r := range b.m.RuntimeOnly {
 		b.m.Diags.Warnf(r.Pos, "%s", r.Why)
+	}
+}
+
+// dryApply applies a keyword to scratch schemas, to learn what it would
+// write. Load asks before it knows whether the rest of the model is sound
+// (a sibling field may have errors), so a keyword that cannot apply here
+// counts as applying nothing: the run reports the errors that caused it.
+func dryApply(u *Use, ctx *ApplyContext) {
+	defer func() { _ = recover() }()
+	if a, ok := u.Keyword.(Applier); ok {
+		a.Apply(ctx)
 	}
 }
