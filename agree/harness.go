@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -61,9 +60,13 @@ type Harness struct {
 	subjects   []*subject
 	validator  *validator.Validate
 	exceptions []Exception
-	// warned holds the positions of "run time only" warnings: a check
-	// there is not carried by the schemas, by design.
+	// warned holds the positions of the model's runtime-only checks
+	// (model.RuntimeOnly): a check there is not carried by the schemas, by
+	// design.
 	warned map[model.Pos]bool
+	// wholeRuntimeOnly holds the fields whose whole value no schema
+	// checks (model.OptionalStruct).
+	wholeRuntimeOnly map[*model.Field]bool
 	// docs caches the OpenAPI documents read once for all subjects.
 	docs map[*model.Package]*openapi3.T
 	// generated are the files modelgen's pipeline (gen.Run) makes of the
@@ -134,7 +137,13 @@ func New(cfg Config) (*Harness, error) {
 		return nil, fmt.Errorf("modelgen reports errors in %s:\n%v", dir, diags)
 	}
 	h.generated = files
-	h.indexWarnings(diags)
+	h.warned = m.RuntimeOnlyAt()
+	h.wholeRuntimeOnly = map[*model.Field]bool{}
+	for _, r := range m.RuntimeOnly {
+		if len(r.Uses) == 0 {
+			h.wholeRuntimeOnly[r.Field] = true
+		}
+	}
 	for _, rt := range cfg.Types {
 		s, err := h.subject(abs, rt)
 		if err != nil {
@@ -143,14 +152,6 @@ func New(cfg Config) (*Harness, error) {
 		h.subjects = append(h.subjects, s)
 	}
 	return h, nil
-}
-
-func (h *Harness) indexWarnings(diags model.Diagnostics) {
-	for _, d := range diags {
-		if d.Severity == model.Warning && strings.Contains(d.Msg, "run time only") {
-			h.warned[d.Pos] = true
-		}
-	}
 }
 
 func (h *Harness) subject(dir string, rt reflect.Type) (*subject, error) {

@@ -326,6 +326,9 @@ func (h *Harness) expected(s *subject, errs []fieldError, side Side) string {
 }
 
 func (h *Harness) errorCategory(s *subject, fe fieldError, side Side) string {
+	if h.insideRuntimeOnly(s, fe.Namespace) {
+		return RuntimeOnly
+	}
 	_, f, dives, ok := s.locate(fe.Namespace)
 	if !ok {
 		return ""
@@ -345,6 +348,31 @@ func (h *Harness) errorCategory(s *subject, fe fieldError, side Side) string {
 		}
 	}
 	return ""
+}
+
+// insideRuntimeOnly reports a namespace below a field whose whole value
+// is runtime-only (model.OptionalStruct), such as Sample.Spec.Opt.Name.
+func (h *Harness) insideRuntimeOnly(s *subject, ns string) bool {
+	if len(h.wholeRuntimeOnly) == 0 {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(ns); i++ {
+		switch ns[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		}
+		if ns[i] != '.' || depth != 0 {
+			continue
+		}
+		// a prefix that ends between fields (map keys may hold dots)
+		if _, f, _, ok := s.locate(ns[:i]); ok && h.wholeRuntimeOnly[f] {
+			return true
+		}
+	}
+	return false
 }
 
 func checkName(c *model.Check) string {

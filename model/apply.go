@@ -22,6 +22,17 @@ type ApplyContext struct {
 	// Diags receives problems found while applying (for example a bound the
 	// schema cannot carry).
 	Diags *Diagnostics
+	// notCarried, set while Load resolves, records a use no schema carries.
+	notCarried func(why string)
+}
+
+// NotCarried says the schema cannot carry the use: validator enforces it at
+// run time only. Load asks every keyword once (model.RuntimeOnly holds the
+// answers, and warns); while a backend builds a schema it is a no-op.
+func (c *ApplyContext) NotCarried(format string, args ...any) {
+	if c.notCarried != nil {
+		c.notCarried(fmt.Sprintf(format, args...))
+	}
 }
 
 // AddPattern adds a regular expression the value must match; a second one

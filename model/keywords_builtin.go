@@ -83,7 +83,7 @@ func (required) Resolve(u *Use) (any, error) { return nil, nil }
 func (required) Apply(c *ApplyContext) {
 	t := c.Use.Type
 	if SkipsRequired(t) {
-		c.Diags.Warnf(c.Use.Pos, "%q on %s: validator skips required on struct values unless created WithRequiredStructEnabled, so it is enforced at run time only, if at all (use a pointer)", c.Use.Name, t.GoType)
+		c.NotCarried("%q on %s: validator skips required on struct values unless created WithRequiredStructEnabled, so it is enforced at run time only, if at all (use a pointer)", c.Use.Name, t.GoType)
 		return
 	}
 	if c.Parent != nil && c.Field != nil && c.Field.JSONName != "" && t.Kind != KindStruct {
@@ -183,7 +183,11 @@ func (k bound) Resolve(u *Use) (any, error) {
 		}
 		return lengthParam(u)
 	case KindSlice, KindMap, KindBytes:
-		return lengthParam(u)
+		v, err := lengthParam(u)
+		if err == nil && valueKind(u.Type) == KindSlice && u.Type.Deref().Len >= 0 {
+			err = k.arrayLength(u, v.(float64))
+		}
+		return v, err
 	case KindBool:
 		return strconv.ParseBool(u.Param)
 	case KindDuration:
@@ -211,6 +215,19 @@ func (k bound) Resolve(u *Use) (any, error) {
 func isStdTime(t *TypeRef) bool {
 	t = t.Deref()
 	return t != nil && t.ImportPath == "time" && t.TypeName == "Time"
+}
+
+// arrayLength judges a length keyword on a Go array [N]T, whose length is
+// N whatever the JSON holds (encoding/json zero-fills a short array and
+// drops the items past N): the keyword always holds, and the schemas carry
+// nothing for it, or it never does, which is an error.
+func (k bound) arrayLength(u *Use, v float64) error {
+	n := float64(u.Type.Deref().Len)
+	holds := map[string]bool{"len": n == v, "eq": n == v, "ne": n != v, "min": n >= v, "gte": n >= v, "gt": n > v, "max": n <= v, "lte": n <= v, "lt": n < v}[k.op]
+	if !holds {
+		return errorf("%s=%s on the Go array %s never holds: its length is always %d (encoding/json zero-fills a short JSON array and drops the items past it); remove it or use a slice", u.Name, u.Param, u.Type.Deref().GoType, int(n))
+	}
+	return nil
 }
 
 func lengthParam(u *Use) (any, error) {
@@ -248,7 +265,7 @@ func (k bound) Apply(c *ApplyContext) {
 	u := c.Use
 	switch valueKind(u.Type) {
 	case KindTime:
-		c.Diags.Warnf(u.Pos, "%q on a time compares with the current time: enforced by the validator at run time only", u.Name)
+		c.NotCarried("%q on a time compares with the current time: enforced by the validator at run time only", u.Name)
 	case KindString:
 		if k.op == "eq" || k.op == "ne" {
 			k.applyEquals(c, u.Value)
@@ -258,6 +275,9 @@ func (k bound) Apply(c *ApplyContext) {
 	case KindBytes:
 		k.applyByteLength(c)
 	case KindSlice:
+		if u.Type.Deref().Len >= 0 {
+			return // a Go array's length is constant: it holds (see arrayLength)
+		}
 		k.applyLength(c, &c.Self.MinItems, &c.Self.MaxItems)
 	case KindMap:
 		k.applyLength(c, &c.Self.MinProperties, &c.Self.MaxProperties)
@@ -328,6 +348,11 @@ func lengthSchema(c *ApplyContext, n int64) apiext.JSONSchemaProps {
 
 func (k bound) applyNumber(c *ApplyContext, v float64) {
 	t := c.Use.Type
+	if beyondInt64(t, v) && (c.Target == TargetCRD || k.op == "ne") {
+		// every integer the API server stores (an int64) meets it: see
+		// the resolver's beyondInt64 check
+		return
+	}
 	if c.Target == TargetCRD && valueKind(t) == KindFloat && (k.op == "len" || k.op == "eq" || k.op == "ne") {
 		// the API server checks an enum by converting the value to the
 		// enum's type: 2.5 becomes int64 2 and matches enum [2]
@@ -379,6 +404,13 @@ func setBound(b **float64, excl *bool, v float64, exclusive, lower bool) {
 		}
 	}
 	*b, *excl = &v, exclusive
+}
+
+// beyondInt64 reports an integer bound of magnitude 2^63 or more: the API
+// server stores integers as int64, and refuses such a bound in a CRD (its
+// range check parses the float bound as an int64), -2^63 included.
+func beyondInt64(t *TypeRef, v float64) bool {
+	return valueKind(t) == KindInt && math.Abs(v) >= 1<<63
 }
 
 func jsonNumber(t *TypeRef, v float64) any {
@@ -578,7 +610,7 @@ func (k foldOneOf) Apply(c *ApplyContext) {
 	quoted := make([]string, len(vals))
 	for i, v := range vals {
 		if !isASCII(v) {
-			c.Diags.Warnf(c.Use.Pos, "%q with the non-ASCII value %q is enforced by the validator at run time only (CEL folds ASCII case only)", c.Use.Name, v)
+			c.NotCarried("%q with the non-ASCII value %q is enforced by the validator at run time only (CEL folds ASCII case only)", c.Use.Name, v)
 			return
 		}
 		quoted[i] = celString(strings.ToLower(v))
@@ -620,7 +652,7 @@ func (unique) Resolve(u *Use) (any, error) {
 func (unique) Apply(c *ApplyContext) {
 	t := c.Use.Type.Deref()
 	if t.Kind != KindSlice || c.Use.Param != "" || !isScalar(t.Elem) {
-		c.Diags.Warnf(c.Use.Pos, "%q on %s is enforced by the validator at run time only", c.Use.Name, t.GoType)
+		c.NotCarried("%q on %s is enforced by the validator at run time only", c.Use.Name, t.GoType)
 		return
 	}
 	if c.Target == TargetCRD {

@@ -220,7 +220,9 @@ type condition struct {
 }
 
 func (k conditional) Resolve(u *Use) (any, error) {
-	words := strings.Fields(u.Param)
+	// validator splits every conditional parameter as oneof's
+	// (parseOneOfParam2): 'a b' is one word, and quotes are dropped
+	words := SplitOneOf(u.Param)
 	paired := strings.HasSuffix(k.name, "_if") || strings.HasSuffix(k.name, "_unless")
 	if len(words) == 0 || paired && len(words)%2 != 0 {
 		if paired {

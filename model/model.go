@@ -22,6 +22,9 @@ type Model struct {
 	Machines []*Machine
 	// Access holds the resolved access rules of every governed type.
 	Access *AccessRules
+	// RuntimeOnly are the checks no schema carries (validator enforces
+	// them at run time), each warned once by Load.
+	RuntimeOnly []RuntimeOnly
 
 	// Loaded are the packages as controller-tools loaded them; backends that
 	// reuse controller-tools' CRD parser (gen/crd, schema) read them instead

@@ -12,7 +12,9 @@ func (b *builder) finish() {
 	b.checkShapes()
 	for _, p := range b.pendingValidate {
 		p.field.Validate = resolveTag(p.owner, p.field, p.tag, &b.m.Diags)
+		markerContradictions(p.field, &b.m.Diags)
 	}
+	b.findRuntimeOnly()
 	sort.Slice(b.m.Packages, func(i, j int) bool { return b.m.Packages[i].Path < b.m.Packages[j].Path })
 	for _, pk := range b.m.Packages {
 		sort.Slice(pk.Types, func(i, j int) bool { return pk.Types[i].Name < pk.Types[j].Name })
@@ -133,10 +135,34 @@ func (rs *resolver) use(term vtag.Term, name string, t *TypeRef, dived bool) *Us
 		return nil
 	}
 	u.Value = v
-	if k.Class() == Runtime {
-		rs.diags.Warnf(pos, "validate: %q is enforced by the validator at run time only (%s)", name, k.Schema())
+	if !rs.int64Range(u) {
+		return nil
 	}
 	return u
+}
+
+// int64Range judges an integer bound of magnitude 2^63 or more, beyond the
+// int64 range the API server stores integers in (a uint64 bound such as
+// lte=10000000000000000000, or gte=-9223372036854775808): a bound every
+// storable value meets is left out of the CRD (with a warning on an
+// unsigned type, whose larger values validator accepts and the server
+// refuses by their type); one no storable value meets is an error.
+func (rs *resolver) int64Range(u *Use) bool {
+	f, ok := u.Value.(float64)
+	if !ok || !beyondInt64(u.Type, f) {
+		return true
+	}
+	name := u.Keyword.Name()
+	upper := name == "max" || name == "lte" || name == "lt"
+	lower := name == "min" || name == "gte" || name == "gt"
+	if name == "ne" || upper && f > 0 || lower && f < 0 {
+		if u.Type.Deref().Unsigned {
+			rs.diags.Warnf(u.Pos, "validate: %s=%s on %s lies beyond the integers the API server stores (int64, up to 9223372036854775807): the CRD leaves it out, and the server refuses larger values by their type", u.Name, u.Param, u.Type.Deref().GoType)
+		}
+		return true
+	}
+	rs.diags.Errorf(u.Pos, "validate: %s=%s on %s lies beyond the integers the API server stores (int64, -9223372036854775808 to 9223372036854775807): no value it can store passes; use a bound inside that range", u.Name, u.Param, u.Type.Deref().GoType)
+	return false
 }
 
 // contradictions reports bounds that no value can meet (min=5,max=3; or

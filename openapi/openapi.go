@@ -223,17 +223,8 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 
 // modelType finds the model's type for a controller-tools identity.
 func (b *docBuilder) modelType(id crd.TypeIdent) *model.Type {
-	for _, pk := range b.set.Model.Packages {
-		if pk.Loaded != id.Package {
-			continue
-		}
-		for _, t := range pk.Types {
-			if t.Name == id.Name {
-				return t
-			}
-		}
-	}
-	return nil
+	t, _ := b.set.TypeOf(id)
+	return t
 }
 
 // extend adds the features' extensions to the properties of a type. A

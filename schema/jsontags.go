@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/modelgen/modelgen/model"
@@ -84,4 +86,41 @@ func (s *Set) pointerEmbeds(t *model.Type) {
 			s.Diags.Errorf(f.Pos, "json: %s embeds *%s, whose schema requires %s; encoding/json leaves the pointer nil when they are absent, which the promoted properties cannot say: embed %s by value, or make those fields optional (omitempty)", t.Name, f.Type.Elem.Named.Name, strings.Join(inner.Required, ", "), f.Type.Elem.Named.Name)
 		}
 	}
+}
+
+// namedBytes undoes controller-tools' `type: array` beside a reference to a
+// named byte slice (`type Blob []byte`): controller-tools types every
+// reference to a named slice as an array, for list markers, but a byte
+// slice is a base64 string, and flattening the two fails with "conflicting
+// types in allOf branches". The reference alone says the type.
+func (s *Set) namedBytes(types []*model.Type) {
+	for _, t := range types {
+		sc, ok := s.Parser.Schemata[Ident(t)]
+		if !ok {
+			continue
+		}
+		crd.EditSchema(&sc, bytesRefVisitor{s, t})
+		s.Parser.Schemata[Ident(t)] = sc
+	}
+}
+
+type bytesRefVisitor struct {
+	s     *Set
+	owner *model.Type
+}
+
+func (v bytesRefVisitor) Visit(sc *apiext.JSONSchemaProps) crd.SchemaVisitor {
+	if sc != nil && v.s.Target == model.TargetOpenAPI && sc.Format == "byte" && sc.Pattern == "" {
+		// wherever a []byte is (a field, an element, a named type), the
+		// OpenAPI document says what encoding/json decodes (see
+		// base64Pattern)
+		sc.Pattern = base64Pattern
+	}
+	if sc == nil || sc.Ref == nil || sc.Type != "array" || sc.Items != nil {
+		return v
+	}
+	if u := v.s.refType(*sc.Ref, v.owner); u != nil && u.Underlying != nil && u.Underlying.Kind == model.KindBytes {
+		sc.Type = ""
+	}
+	return v
 }

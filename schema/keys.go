@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"strconv"
 	"strings"
 
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -16,9 +15,9 @@ func (s *Set) applyKeys(self *apiext.JSONSchemaProps, lv *model.Level) {
 	for _, c := range lv.Checks {
 		var alts []string
 		for _, u := range c.Or {
-			e, ok := keyExpr(u)
+			e, ok := model.KeyExpr(u)
 			if !ok {
-				s.Diags.Warnf(u.Pos, "validate: %q on map keys is enforced by the validator at run time only", u.Name)
+				// runtime only: the model says so (model.RuntimeOnly)
 				alts = nil
 				break
 			}
@@ -30,43 +29,4 @@ func (s *Set) applyKeys(self *apiext.JSONSchemaProps, lv *model.Level) {
 		rule := "self.all(k, " + strings.Join(alts, " || ") + ")"
 		self.XValidations = append(self.XValidations, apiext.ValidationRule{Rule: rule, Message: "map keys must satisfy " + c.Or[0].Name + "=" + c.Or[0].Param})
 	}
-}
-
-// keyExpr is a CEL expression over the key k for one keyword on a string key.
-func keyExpr(u *model.Use) (string, bool) {
-	if u.Type.Kind != model.KindString {
-		return "", false
-	}
-	n, isNum := u.Value.(float64)
-	size := "size(k)"
-	lit := strconv.FormatInt(int64(n), 10)
-	switch u.Keyword.Name() {
-	case "min", "gte":
-		return size + " >= " + lit, isNum
-	case "max", "lte":
-		return size + " <= " + lit, isNum
-	case "len":
-		return size + " == " + lit, isNum
-	case "gt":
-		return size + " > " + lit, isNum
-	case "lt":
-		return size + " < " + lit, isNum
-	case "oneof":
-		var q []string
-		for _, v := range u.Value.([]any) {
-			q = append(q, strconv.Quote(v.(string)))
-		}
-		return "k in [" + strings.Join(q, ", ") + "]", true
-	}
-	if u.Keyword.Class() == model.Schema {
-		probe := apiext.JSONSchemaProps{}
-		ctx := &model.ApplyContext{Self: &probe, Parent: &apiext.JSONSchemaProps{}, Use: u, Diags: &model.Diagnostics{}}
-		if a, ok := u.Keyword.(model.Applier); ok {
-			a.Apply(ctx)
-		}
-		if probe.Pattern != "" && len(probe.AllOf) == 0 && probe.Not == nil {
-			return "k.matches(" + strconv.Quote(probe.Pattern) + ")", true
-		}
-	}
-	return "", false
 }

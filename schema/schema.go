@@ -9,12 +9,9 @@ package schema
 
 import (
 	"math"
-	"reflect"
 	"slices"
 	"sort"
-	"strings"
 
-	"github.com/go-playground/validator/v10"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
@@ -29,6 +26,12 @@ type Set struct {
 	Target model.Target
 	Parser *crd.Parser
 	Diags  model.Diagnostics
+	// Unvalidated maps the identity of each unvalidated variant (see
+	// UnvalidatedSuffix) to its type.
+	Unvalidated map[crd.TypeIdent]*model.Type
+
+	byLink  map[string]*model.Type // controller-tools link -> model type
+	differs map[*model.Type]bool   // the types with an unvalidated variant
 }
 
 // Ident is controller-tools' identity of a model type.
@@ -59,6 +62,17 @@ func Build(m *model.Model, target model.Target) *Set {
 	for _, pk := range m.Packages {
 		s.Diags.Add(pk.LoadErrors())
 	}
+	s.byLink = map[string]*model.Type{}
+	for _, t := range types {
+		s.byLink[crd.TypeRefLink(t.Pkg.Path, t.Name)] = t
+	}
+	s.namedBytes(types)
+	base := map[*model.Type]apiext.JSONSchemaProps{}
+	for _, t := range types {
+		if sc, ok := p.Schemata[Ident(t)]; ok {
+			base[t] = *sc.DeepCopy()
+		}
+	}
 	for _, t := range types {
 		if t.TypeKind != model.TypeStruct {
 			continue
@@ -68,6 +82,7 @@ func Build(m *model.Model, target model.Target) *Set {
 		applyMachine(t, &sc, target)
 		p.Schemata[Ident(t)] = sc
 	}
+	s.unvalidated(types, base)
 	for _, t := range types {
 		s.pointerEmbeds(t)
 	}
@@ -102,7 +117,7 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 		}
 		if !explicitPresence(f) {
 			sc.Required = slices.DeleteFunc(sc.Required, func(n string) bool { return n == f.JSONName })
-			if zeroFails(f) {
+			if model.ZeroFails(f) {
 				sc.Required = append(sc.Required, f.JSONName)
 			}
 		}
@@ -118,7 +133,7 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
 	for _, f := range t.Fields {
 		if prop, ok := sc.Properties[f.JSONName]; ok && f.JSONName != "" && !f.Skip {
-			arrayLength(&prop, f.Type)
+			arrayLength(&prop, f)
 			typeRange(&prop, f.Type)
 			float32Range(&prop, f.Type, s.Target)
 			// a Go int is 64 bits wide (controller-tools leaves it
@@ -132,21 +147,22 @@ func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
 	}
 }
 
-// arrayLength bounds a Go array [N]T to N items. encoding/json decodes a
-// shorter JSON array into it with zero values after it and drops the items
-// past N; the schema says what the array holds (a documented difference in
-// the agreement tests).
-func arrayLength(s *apiext.JSONSchemaProps, t *model.TypeRef) {
-	t = t.Deref()
-	if t == nil || t.Kind != model.KindSlice || t.Len < 0 || s.Type != "array" {
+// arrayLength bounds a Go array [N]T where encoding/json and validator
+// decide a length. encoding/json decodes a shorter JSON array into it with
+// zero values after it and drops the items past N, so the length alone
+// refuses nothing (controller-gen bounds no array either); but when
+// validator checks the elements (a dive without omit keyword) and refuses
+// a zero element, fewer than N items fail: minItems N.
+func arrayLength(s *apiext.JSONSchemaProps, f *model.Field) {
+	t := f.Type.Deref()
+	if t == nil || t.Kind != model.KindSlice || t.Len <= 0 || s.Type != "array" || f.Validate == nil || f.Validate.Syn.Skip {
 		return
 	}
-	n := int64(t.Len)
-	if s.MinItems == nil || *s.MinItems < n {
-		s.MinItems = &n
-	}
-	if s.MaxItems == nil || *s.MaxItems > n {
-		s.MaxItems = &n
+	if lv := f.Validate.Root; lv.Type.Kind == model.KindSlice && model.ArrayZeroFails(lv) {
+		n := int64(t.Len)
+		if s.MinItems == nil || *s.MinItems < n {
+			s.MinItems = &n
+		}
 	}
 }
 
@@ -214,12 +230,17 @@ func typeRange(s *apiext.JSONSchemaProps, t *model.TypeRef) {
 // server drops such nulls before validating (it prunes nulls of
 // non-nullable fields), which a CRD says by leaving nullable unset.
 func markNullable(t *model.Type, sc *apiext.JSONSchemaProps) {
+	markNullableIf(t, sc, func(f *model.Field) bool {
+		// validator rejects nil: so does the contract
+		return f.Validate == nil || f.Validate.Syn.Skip || !model.ZeroFails(f)
+	})
+}
+
+// markNullableIf marks the nillable properties for which nilPasses holds.
+func markNullableIf(t *model.Type, sc *apiext.JSONSchemaProps, nilPasses func(*model.Field) bool) {
 	for _, f := range t.Fields {
-		if f.JSONName == "" || f.Skip || f.Type.Kind == model.KindBytes || !f.Type.Nillable() {
+		if f.JSONName == "" || f.Skip || f.Type.Kind == model.KindBytes || !f.Type.Nillable() || !nilPasses(f) {
 			continue
-		}
-		if f.Validate != nil && !f.Validate.Syn.Skip && zeroFails(f) {
-			continue // validator rejects nil: so does the contract
 		}
 		if prop, ok := sc.Properties[f.JSONName]; ok {
 			prop.Nullable = true
@@ -322,8 +343,7 @@ func (s *Set) applyAlternatives(ctx *model.ApplyContext, c *model.Check) {
 		sctx.Self, sctx.Parent = &sub, &apiext.JSONSchemaProps{}
 		s.apply(&sctx, u)
 		if u.Keyword.Class() != model.Schema || len(sub.XValidations) > 0 || len(sctx.Parent.XValidations) > 0 {
-			s.Diags.Warnf(c.Pos, "validate: alternatives with %q are enforced by the validator at run time only", u.Name)
-			return
+			return // runtime only: the model says so (model.RuntimeOnly)
 		}
 		subs = append(subs, sub)
 	}
@@ -334,27 +354,9 @@ func (s *Set) applyAlternatives(ctx *model.ApplyContext, c *model.Check) {
 	ctx.Self.AllOf = append(ctx.Self.AllOf, apiext.JSONSchemaProps{AnyOf: subs})
 }
 
-// guardType is the type of the JSON value the level's omit keyword lets
-// past the checks written after it, or nil when that is only an absent
-// field: omitempty skips nil and the zero value of a non-nillable value;
-// omitzero also skips a pointer to the zero value and an empty slice or map;
-// omitnil skips nil only, so it changes nothing on a string or a number.
-func guardType(lv *model.Level) *model.TypeRef {
-	switch lv.Omit {
-	case vtag.OmitEmpty:
-		if lv.Type.Nillable() {
-			return nil
-		}
-		return lv.Type
-	case vtag.OmitZero:
-		return lv.Type.Deref()
-	}
-	return nil
-}
-
 // zeroGuard is the CEL literal of the value guardType lets through.
 func zeroGuard(lv *model.Level) string {
-	t := guardType(lv)
+	t := model.GuardType(lv)
 	if t == nil {
 		return ""
 	}
@@ -401,8 +403,8 @@ func merge(self, inner *apiext.JSONSchemaProps, lv *model.Level, checks []*model
 		self.XListType = inner.XListType
 		inner.XListType = nil
 	}
-	if guard != "" && rejectsZero(lv, checks) {
-		zero := zeroSchema(guardType(lv))
+	if guard != "" && model.RejectsZero(lv, checks) {
+		zero := zeroSchema(model.GuardType(lv))
 		self.AnyOf = append(self.AnyOf, zero, *inner)
 		return
 	}
@@ -471,169 +473,4 @@ func copyValidations(dst, src *apiext.JSONSchemaProps) {
 	}
 	dst.AnyOf = append(dst.AnyOf, src.AnyOf...)
 	dst.AllOf = append(dst.AllOf, src.AllOf...)
-}
-
-var validate = validator.New()
-
-// rejectsZero asks validator itself whether the level's own checks (without
-// omitempty and cross-field rules) reject the zero value.
-func rejectsZero(lv *model.Level, checks []*model.Check) bool {
-	tag := localTag(checks)
-	t := guardType(lv)
-	if tag == "" || t == nil {
-		return false
-	}
-	return !passes(zeroOf(t), tag)
-}
-
-// zeroFails reports whether a missing field (the zero value after
-// json.Unmarshal) fails the field's checks: then the schema must require it.
-func zeroFails(f *model.Field) bool {
-	lv := f.Validate.Root
-	checks := lv.Checks
-	// omitnil on a value that cannot be nil skips nothing
-	if lv.Omit != vtag.OmitNever && (lv.Omit != vtag.OmitNil || lv.Type.Nillable()) {
-		checks = checks[:lv.Guarded]
-	}
-	// `required` after omitempty never sees a missing field
-	if (&model.Level{Checks: checks}).Has("required") != nil && !model.SkipsRequired(lv.Type) {
-		return true
-	}
-	if lv.Type.Kind == model.KindStruct && lv.Type.Named != nil && structZeroFails(lv.Type.Named, 0) {
-		// validator walks into a missing struct: its fields' checks decide
-		return true
-	}
-	if lv.Type.Kind == model.KindPointer {
-		// validator fails a nil pointer on its first check, unless that
-		// check runs on nil (required_if, excluded_with and the like)
-		return len(checks) > 0 && !runsOnNil(checks[0])
-	}
-	if arrayZeroFails(lv) {
-		return true
-	}
-	tag := localTag(checks)
-	if tag == "" {
-		return false
-	}
-	z := zeroOf(lv.Type)
-	if !z.IsValid() {
-		return false
-	}
-	return !passes(z, tag)
-}
-
-// arrayZeroFails reports a Go array whose zero elements fail the checks
-// after dive: a missing field decodes to N zero elements, which validator
-// then checks.
-func arrayZeroFails(lv *model.Level) bool {
-	t := lv.Type
-	if t.Kind != model.KindSlice || t.Len <= 0 || lv.Dive == nil || lv.Omit != vtag.OmitNever {
-		return false
-	}
-	tag := localTag(lv.Dive.Checks)
-	z := zeroOf(t.Elem)
-	return tag != "" && z.IsValid() && !passes(z, tag)
-}
-
-// structZeroFails reports whether validator rejects the zero value of a
-// struct of the model: some field of it rejects its own zero value.
-func structZeroFails(t *model.Type, depth int) bool {
-	if depth > 8 {
-		return false
-	}
-	for _, f := range t.Fields {
-		switch {
-		case f.Skip:
-		case f.Validate != nil && !f.Validate.Syn.Skip:
-			if zeroFails(f) {
-				return true
-			}
-		case f.Type.Kind == model.KindStruct && f.Type.Named != nil:
-			if structZeroFails(f.Type.Named, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// runsOnNil reports the conditional keywords validator calls on a nil
-// pointer (registered with callValidationEvenIfNull).
-func runsOnNil(c *model.Check) bool {
-	n := c.Or[0].Keyword.Name()
-	return strings.HasPrefix(n, "required_") || strings.HasPrefix(n, "excluded_")
-}
-
-func passes(v reflect.Value, tag string) (ok bool) {
-	if !v.IsValid() {
-		return true
-	}
-	defer func() {
-		if recover() != nil {
-			ok = true
-		}
-	}()
-	return validate.Var(v.Interface(), tag) == nil
-}
-
-// localTag renders the level's own checks (no cross-field keywords) in
-// validator's grammar.
-func localTag(checks []*model.Check) string {
-	var parts []string
-	for _, c := range checks {
-		var alts []string
-		for _, u := range c.Or {
-			if u.Keyword.Class() == model.CEL && isCross(u) {
-				alts = nil
-				break
-			}
-			a := u.Keyword.Name()
-			if u.Param != "" {
-				a += "=" + strings.NewReplacer(",", "0x2C", "|", "0x7C").Replace(u.Param)
-			}
-			alts = append(alts, a)
-		}
-		if len(alts) > 0 {
-			parts = append(parts, strings.Join(alts, "|"))
-		}
-	}
-	return strings.Join(parts, ",")
-}
-
-func isCross(u *model.Use) bool {
-	_, ok := u.Value.(*model.Field)
-	n := u.Keyword.Name()
-	return ok || strings.HasPrefix(n, "required_") || strings.HasPrefix(n, "excluded_")
-}
-
-func zeroOf(t *model.TypeRef) reflect.Value {
-	switch t.Kind {
-	case model.KindString:
-		return reflect.ValueOf("")
-	case model.KindInt:
-		if t.Unsigned {
-			return reflect.ValueOf(uint64(0))
-		}
-		return reflect.ValueOf(int64(0))
-	case model.KindDuration:
-		return reflect.ValueOf(int64(0))
-	case model.KindFloat:
-		return reflect.ValueOf(float64(0))
-	case model.KindBool:
-		return reflect.ValueOf(false)
-	case model.KindSlice:
-		if t.Len >= 0 && t.Elem != nil {
-			// a Go array is never empty: N zero elements
-			if z := zeroOf(t.Elem); z.IsValid() {
-				return reflect.New(reflect.ArrayOf(t.Len, z.Type())).Elem()
-			}
-			return reflect.Value{}
-		}
-		return reflect.ValueOf([]string(nil))
-	case model.KindMap:
-		return reflect.ValueOf(map[string]string(nil))
-	case model.KindBytes:
-		return reflect.ValueOf([]byte(nil))
-	}
-	return reflect.Value{}
 }

@@ -21,6 +21,9 @@ type Kind struct {
 	// RuntimeOnly are the checks no schema carries, reached from the kind,
 	// sorted by position (empty under ModeAlways for a kind without any).
 	RuntimeOnly []*model.Use
+	// RuntimeFields are the fields reached from the kind whose whole value
+	// no schema checks (model.OptionalStruct).
+	RuntimeFields []*model.Field
 	// Machines are the state machines of structs the kind holds directly
 	// (status.phase), with the Go field chain and JSON path to their owner.
 	Machines []MachineAt
@@ -50,15 +53,7 @@ func (k *Kind) Keywords() []string {
 // registry's runtime class, and the uses the CRD schema could not carry in
 // their context (alternatives with such a keyword, keys, clock times...).
 func RuntimeOnly(c *gen.Context) map[model.Pos]bool {
-	out := map[model.Pos]bool{}
-	all := append(model.Diagnostics(nil), c.Model.Diags...)
-	all = append(all, c.Schemas(model.TargetCRD).Diags...)
-	for _, d := range all {
-		if d.Severity == model.Warning && strings.Contains(d.Msg, "run time only") {
-			out[d.Pos] = true
-		}
-	}
-	return out
+	return c.Model.RuntimeOnlyAt()
 }
 
 // Kinds returns the kinds of a package that get a webhook under a mode, in
@@ -68,6 +63,12 @@ func Kinds(c *gen.Context, pk *model.Package, mode string) []*Kind {
 		return nil
 	}
 	warned := RuntimeOnly(c)
+	whole := map[*model.Field]bool{} // fields whose whole value is runtime-only
+	for _, r := range c.Model.RuntimeOnly {
+		if len(r.Uses) == 0 {
+			whole[r.Field] = true
+		}
+	}
 	var out []*Kind
 	for _, t := range pk.Types {
 		if !t.Root || t.Resource == nil {
@@ -76,12 +77,15 @@ func Kinds(c *gen.Context, pk *model.Package, mode string) []*Kind {
 		k := &Kind{Type: t}
 		visit(t, []string{}, []string{}, map[*model.Type]bool{}, func(f *model.Field, goPath, jsonPath []string) {
 			k.RuntimeOnly = append(k.RuntimeOnly, warnedUses(f, warned)...)
+			if whole[f] {
+				k.RuntimeFields = append(k.RuntimeFields, f)
+			}
 			if f.Machine != nil && len(goPath) > 0 {
 				k.Machines = append(k.Machines, MachineAt{Machine: f.Machine, GoPath: goPath[:len(goPath)-1], JSON: jsonPath})
 			}
 		})
 		slices.SortFunc(k.RuntimeOnly, func(a, b *model.Use) int { return comparePos(a.Pos, b.Pos) })
-		if len(k.RuntimeOnly) > 0 || mode == ModeAlways {
+		if len(k.RuntimeOnly) > 0 || len(k.RuntimeFields) > 0 || mode == ModeAlways {
 			out = append(out, k)
 		}
 	}

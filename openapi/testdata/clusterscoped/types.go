@@ -20,5 +20,5 @@ type RegionSpec struct {
 	Code  string   `json:"code" validate:"required,len=2,lowercase"`
 	Zones []string `json:"zones" validate:"required,min=1,dive,hostname_rfc1123"`
 	// +kubebuilder:validation:Maximum=10
-	Weight int `json:"weight,omitempty" validate:"omitempty,min=1"`
+	Weight int `json:"weight,omitempty" validate:"omitempty,min=1,max=10"`
 }
