@@ -327,7 +327,7 @@ func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model
 		cfg := gen.DefaultConfig(pk)
 		path := filepath.Join(pk.Dir, ConfigFile)
 		var set map[string]model.Pos
-		if data, err := os.ReadFile(path); err == nil {
+		if data, ok := readConfigFile(path, &diags); ok {
 			var d model.Diagnostics
 			set, d = readConfig(path, data, &cfg)
 			diags.Add(d)

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,11 +14,29 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/fsread"
 	"github.com/modelgen/modelgen/model"
 )
 
 // ConfigFile is the name of the settings file beside a package.
 const ConfigFile = "modelgen.yaml"
+
+// maxConfigBytes bounds a modelgen.yaml: a handful of settings.
+const maxConfigBytes = 1 << 20
+
+// readConfigFile reads the modelgen.yaml at path, if there is one: a
+// regular file of at most maxConfigBytes, else an error at the file.
+func readConfigFile(path string, diags *model.Diagnostics) ([]byte, bool) {
+	data, err := fsread.File(path, maxConfigBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false
+	case err != nil:
+		diags.Errorf(model.Pos{File: path, Line: 1, Col: 1}, "%s: %s", ConfigFile, fsread.Describe(err))
+		return nil, false
+	}
+	return data, true
+}
 
 // readConfig lays the settings of a modelgen.yaml over cfg. Every mistake
 // (bad YAML, an unknown or repeated key, a value of the wrong type) is an
@@ -288,7 +307,7 @@ func realPath(path string) string {
 
 // generatedYAML reports whether a YAML file carries modelgen's header.
 func generatedYAML(path string) bool {
-	data, err := os.ReadFile(path)
+	data, err := fsread.Head(path, 4096)
 	if err != nil {
 		return false
 	}

@@ -8,11 +8,15 @@ import (
 	"runtime/pprof"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/fsread"
 	"github.com/modelgen/modelgen/model"
 )
 
 // diffLines bounds the diff --check prints for each stale file.
 const diffLines = 60
+
+// maxHeaderBytes bounds a header file: a licence is a few hundred bytes.
+const maxHeaderBytes = 64 << 10
 
 // headerTexts reads the header of each package's generated Go files: the
 // --header-file flag (relative to the working directory), else the header
@@ -31,7 +35,7 @@ func headerTexts(m *model.Model, configs map[string]gen.Config, fl generateFlags
 		if path == "" {
 			continue
 		}
-		data, err := os.ReadFile(path)
+		data, err := fsread.File(path, maxHeaderBytes)
 		if err != nil {
 			return nil, fmt.Errorf("reading the header of %s: %w", pk.Path, err)
 		}

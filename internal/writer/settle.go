@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,14 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/fsread"
+)
+
+// Bounds of what the writer reads of files already on disk: the head of a
+// file, where its header is, and a stale file that --check diffs.
+const (
+	maxHead   = 64 << 10
+	maxDiffed = 64 << 20
 )
 
 // mdHeader is the first line of generated Markdown (state-machine diagrams).
@@ -31,13 +40,13 @@ func isGeneratedGo(path string) bool {
 
 // headLines returns the lines of a Go file before its package clause.
 func headLines(path string) []string {
-	f, err := os.Open(path)
+	f, _, err := fsread.Open(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(f, maxHead))
 	for sc.Scan() && len(out) < 200 {
 		line := sc.Text()
 		if strings.HasPrefix(line, "package ") {
@@ -64,7 +73,8 @@ const tombstoneNote = "// This file is no longer generated. go generate was stil
 func tombstone(path string) []byte {
 	pkg := "main"
 	fset := token.NewFileSet()
-	if f, err := parser.ParseFile(fset, path, nil, parser.PackageClauseOnly); err == nil {
+	head, _ := fsread.Head(path, maxHead)
+	if f, err := parser.ParseFile(fset, path, head, parser.PackageClauseOnly); err == nil {
 		pkg = f.Name.Name
 	}
 	return []byte("//go:build ignore\n\n" + goHeader + "\n\n" + tombstoneNote + "package " + pkg + "\n")
@@ -73,7 +83,7 @@ func tombstone(path string) []byte {
 // isTombstone reports whether a Go file is one tombstone wrote: build
 // ignored, so go generate does not list it and it may go at once.
 func isTombstone(path string) bool {
-	data, err := os.ReadFile(path)
+	data, err := fsread.Head(path, maxHead)
 	return err == nil && bytes.HasPrefix(data, []byte("//go:build ignore\n")) && bytes.Contains(data, []byte(tombstoneNote))
 }
 
@@ -97,7 +107,7 @@ func retire(path string) (removed bool, err error) {
 // Diff is a unified diff from the file at path to what a run generates,
 // with name in its headers, cut after maxLines lines.
 func Diff(name, path string, want []byte, maxLines int) string {
-	old, err := os.ReadFile(path)
+	old, err := fsread.File(path, maxDiffed)
 	if err != nil && !os.IsNotExist(err) {
 		return fmt.Sprintf("cannot read %s: %v\n", path, err)
 	}

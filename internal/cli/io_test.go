@@ -1,0 +1,132 @@
+//go:build unix
+
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelgen/modelgen/internal/cli"
+)
+
+// ioModule copies testdata/io (one kind) into a fresh module and runs
+// generate once there; it returns the module's directory.
+func ioModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "io"), dir)
+	withModelgenModule(t, dir, "example.com/io")
+	if r := run("generate", "-C", dir, "./..."); r.code != cli.ExitOK {
+		t.Fatalf("first run: %v", r)
+	}
+	return dir
+}
+
+// runWithin runs the CLI and fails the test if it has not answered within
+// a minute (a FIFO opened for reading without a writer blocks forever).
+func runWithin(t *testing.T, args ...string) result {
+	t.Helper()
+	done := make(chan result, 1)
+	go func() { done <- run(args...) }()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(time.Minute):
+		t.Fatalf("modelgen %q has not answered after a minute", args)
+		return result{}
+	}
+}
+
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+}
+
+func symlink(t *testing.T, target, path string) {
+	t.Helper()
+	os.Remove(path)
+	if err := os.Symlink(target, path); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+}
+
+// TestBoundedReads: every file generate reads and did not write this run
+// (modelgen.yaml, a header, an output file already on disk) is read only if
+// it is a regular file, checked on the opened file, and only up to a bound:
+// /dev/zero, a FIFO or a huge file is a positioned error or is replaced,
+// never an out-of-memory crash or a hang.
+func TestBoundedReads(t *testing.T) {
+	dir := ioModule(t)
+	pkg := filepath.Join(dir, "api", "v1")
+	config := filepath.Join(pkg, "modelgen.yaml")
+	crd := filepath.Join(dir, "config", "crd", "bases", "io.example.com_widgets.yaml")
+	doc := filepath.Join(pkg, "openapi.yaml")
+	fifo := filepath.Join(dir, "fifo")
+	mkfifo(t, fifo)
+	gen := func(t *testing.T, args ...string) result {
+		return runWithin(t, append(append([]string{"generate"}, args...), "-C", dir, "./...")...)
+	}
+	restore := func() {
+		for _, p := range []string{config, crd, doc} {
+			os.Remove(p)
+		}
+		if r := gen(t); r.code != cli.ExitOK {
+			t.Fatalf("regenerating: %v", r)
+		}
+	}
+
+	tests := []struct {
+		name  string
+		setup func()
+		args  []string
+		code  int
+		want  string
+	}{
+		{"modelgen.yaml is /dev/zero", func() { symlink(t, "/dev/zero", config) }, nil,
+			cli.ExitFail, config + ":1:1: modelgen.yaml: is a character device, not a regular file"},
+		{"modelgen.yaml is a FIFO", func() { symlink(t, fifo, config) }, nil,
+			cli.ExitFail, config + ":1:1: modelgen.yaml: is a named pipe (FIFO), not a regular file"},
+		{"modelgen.yaml is huge", func() { writeFile(t, config, "title: x\n"+strings.Repeat("#", 2<<20)) }, nil,
+			cli.ExitFail, config + ":1:1: modelgen.yaml: is larger than the 1MiB limit"},
+		{"--header-file is /dev/zero", nil, []string{"--header-file", "/dev/zero"},
+			cli.ExitUsage, "is a character device, not a regular file"},
+		{"--header-file is a FIFO", nil, []string{"--header-file", fifo},
+			cli.ExitUsage, "is a named pipe (FIFO), not a regular file"},
+		{"the CRD is /dev/zero, --check", func() { symlink(t, "/dev/zero", crd) }, []string{"--check"},
+			cli.ExitFail, crd + ": stale"},
+		{"the CRD is a FIFO, --check", func() { os.Remove(crd); mkfifo(t, crd) }, []string{"--check"},
+			cli.ExitFail, crd + ": is a named pipe (FIFO), not a regular file; move it away"},
+		{"the OpenAPI document is /dev/zero", func() { symlink(t, "/dev/zero", doc) }, nil,
+			cli.ExitFail, doc + `:1:1: "openapi.yaml" leads outside the module`},
+		{"the OpenAPI document is a FIFO", func() { symlink(t, fifo, doc) }, nil,
+			cli.ExitFail, doc + `:1:1: "openapi.yaml" is an existing file that modelgen did not generate`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.setup != nil {
+				tt.setup()
+			}
+			defer restore()
+			r := gen(t, tt.args...)
+			if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("want exit %d and %q, got %v", tt.code, tt.want, r)
+			}
+		})
+	}
+
+	// without --check, a CRD that is a link to /dev/zero is replaced by the
+	// generated file (the link, not what it points to)
+	symlink(t, "/dev/zero", crd)
+	if r := gen(t); r.code != cli.ExitOK {
+		t.Fatalf("a run over a CRD that is /dev/zero: %v", r)
+	}
+	if fi, err := os.Lstat(crd); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the CRD is not a regular file after the run: %v %v", fi, err)
+	}
+}
