@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/internal/fsread"
+	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -38,6 +39,9 @@ func headerTexts(m *model.Model, configs map[string]gen.Config, fl generateFlags
 		data, err := fsread.File(path, maxHeaderBytes)
 		if err != nil {
 			return nil, fmt.Errorf("reading the header of %s: %w", pk.Path, err)
+		}
+		if ps := writer.HeaderProblems(string(data)); len(ps) > 0 {
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, ps[0].Line, ps[0].Col, ps[0].Msg)
 		}
 		out[pk.Path] = string(data)
 	}

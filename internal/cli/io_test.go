@@ -130,3 +130,59 @@ func TestBoundedReads(t *testing.T) {
 		t.Errorf("the CRD is not a regular file after the run: %v %v", fi, err)
 	}
 }
+
+// TestHeaderStaysInTheModule: a committed modelgen.yaml cannot make a run
+// read a file outside the module as its header (here through a symbolic
+// link to a file holding a secret), and no message quotes a header's
+// content, under --check or not.
+func TestHeaderStaysInTheModule(t *testing.T) {
+	dir := ioModule(t)
+	pkg := filepath.Join(dir, "api", "v1")
+	const secret = "s3cr3t-token-value"
+	outside := filepath.Join(t.TempDir(), "environ")
+	writeFile(t, outside, "API_TOKEN="+secret+"\n")
+	symlink(t, outside, filepath.Join(dir, "boilerplate.go.txt"))
+	writeFile(t, filepath.Join(pkg, "modelgen.yaml"), "header: ../../boilerplate.go.txt\n")
+	before := snapshot(t, dir)
+	for _, args := range [][]string{{"--check"}, nil} {
+		r := runWithin(t, append(append([]string{"generate"}, args...), "-C", dir, "./...")...)
+		want := `modelgen.yaml:1:9: setting "header": "../../boilerplate.go.txt" leads outside the module`
+		if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr+r.stdout, secret) {
+			t.Errorf("generate %q: want exit 1 and %q, without the file's content, got %v", args, want, r)
+		}
+	}
+	sameTree(t, "a refused header", snapshot(t, dir), before)
+
+	// inside the module, a header that is not comments is refused at its
+	// line, without quoting it; so is one from --header-file (a usage error)
+	os.Remove(filepath.Join(dir, "boilerplate.go.txt"))
+	writeFile(t, filepath.Join(dir, "boilerplate.go.txt"), "// Copyright\nAPI_TOKEN="+secret+"\n")
+	r := runWithin(t, "generate", "--check", "-C", dir, "./...")
+	want := filepath.Join(dir, "boilerplate.go.txt") + ":2:1: header (setting \"header\" of " + filepath.Join(pkg, "modelgen.yaml") + "): not a Go comment"
+	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr+r.stdout, secret) {
+		t.Errorf("a header that is not comments: want exit 1 and %q, without its content, got %v", want, r)
+	}
+	os.Remove(filepath.Join(pkg, "modelgen.yaml"))
+	r = runWithin(t, "generate", "--header-file", filepath.Join(dir, "boilerplate.go.txt"), "-C", dir, "./...")
+	want = filepath.Join(dir, "boilerplate.go.txt") + ":2:1: not a Go comment"
+	if r.code != cli.ExitUsage || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr+r.stdout, secret) {
+		t.Errorf("--header-file that is not comments: want exit 2 and %q, without its content, got %v", want, r)
+	}
+}
+
+// TestHeaderCannotChangeTheBuild: a header with a build constraint would
+// take the generated files out of the build, and every later run would fail
+// on the file it wrote; it is refused at its line, and nothing is written.
+func TestHeaderCannotChangeTheBuild(t *testing.T) {
+	dir := ioModule(t)
+	header := filepath.Join(dir, "boilerplate.go.txt")
+	for _, text := range []string{"// Copyright\n//go:build ignore\n", "// Copyright\n// +build ignore\n", "// Copyright\n//go:generate echo hi\n"} {
+		writeFile(t, header, text)
+		before := snapshot(t, dir)
+		r := runWithin(t, "generate", "--header-file", header, "-C", dir, "./...")
+		if r.code != cli.ExitUsage || !strings.Contains(r.stderr, header+":2:1: ") {
+			t.Errorf("header %q: want exit 2 and an error at %s:2:1, got %v", text, header, r)
+		}
+		sameTree(t, "a refused header", snapshot(t, dir), before)
+	}
+}

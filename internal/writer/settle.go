@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"io"
 	"os"
@@ -158,19 +159,70 @@ func Headers(files []gen.File, header func(owner string) string) ([]gen.File, er
 	return out, nil
 }
 
-// checkHeader makes sure a header is Go comments only.
+// checkHeader makes sure a header is Go comments only, and none that
+// changes how the file builds. Its error names the line, never the text:
+// a header may come from a file that is not the user's to print.
 func checkHeader(h string) error {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "header", h+"\n\npackage p\n", parser.ParseComments)
-	if err != nil || len(f.Comments) == 0 || fset.Position(f.Package).Line <= strings.Count(h, "\n")+1 {
-		return fmt.Errorf("the header must be Go comments only (// or /* */), got %q", firstLine(h))
+	if ps := HeaderProblems(h); len(ps) > 0 {
+		return fmt.Errorf("line %d of the header: %s", ps[0].Line, ps[0].Msg)
 	}
 	return nil
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
+// HeaderProblem is what is wrong at one line of a header (1-based lines
+// and byte columns of the header text).
+type HeaderProblem struct {
+	Line, Col int
+	Msg       string
+}
+
+// HeaderProblems checks a header: it goes above the generated-code line of
+// every generated Go file, so it must be Go comments (// or /* */) and
+// nothing else, and no comment in it may change the file (a build
+// constraint, a //go: or //line directive) or the package clause. The
+// messages never quote the header.
+func HeaderProblems(h string) []HeaderProblem {
+	fset := token.NewFileSet()
+	src := h + "\n\npackage p\n"
+	f, err := parser.ParseFile(fset, "header", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		line := 1
+		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
+			line = list[0].Pos.Line
+		}
+		return []HeaderProblem{{Line: line, Col: 1, Msg: notComment}}
+	}
+	if pkg := fset.Position(f.Package); pkg.Line <= strings.Count(h, "\n")+1 {
+		return []HeaderProblem{{Line: pkg.Line, Col: pkg.Column, Msg: notComment}}
+	}
+	var out []HeaderProblem
+	for i, line := range strings.Split(h, "\n") {
+		if msg := headerLineProblem(strings.TrimRight(line, "\r")); msg != "" {
+			out = append(out, HeaderProblem{Line: i + 1, Col: 1, Msg: msg})
+		}
+	}
+	return out
+}
+
+const notComment = "not a Go comment; a header is Go comments only (// or /* */)"
+
+// headerLineProblem judges one line of a header that parses as comments.
+// A line is judged as text: a //go:build line inside a /* */ comment does
+// nothing, but tools that read files by line (and the writer's own header
+// detection) do not know that.
+func headerLineProblem(line string) string {
+	trimmed := strings.TrimLeft(line, " \t")
+	switch {
+	case strings.HasPrefix(trimmed, "//go:build") || strings.HasPrefix(trimmed, "// +build") || strings.HasPrefix(trimmed, "//+build"):
+		return "a build constraint; it would exclude the generated file from the build (and a later run could not repair it): put constraints in the types' own files"
+	case strings.HasPrefix(trimmed, "//go:") || strings.HasPrefix(trimmed, "//line ") || strings.HasPrefix(trimmed, "/*line "):
+		return "a compiler or go generate directive; a header is plain comments"
+	case strings.HasPrefix(line, "package "):
+		return "a line that begins with \"package \"; the package clause is the generated file's own"
+	case strings.HasPrefix(trimmed, "// Code generated ") && strings.HasSuffix(trimmed, "DO NOT EDIT."):
+		return "a generated-code line; modelgen writes its own below the header"
+	}
+	return ""
 }
 
 // existingHeader returns the comments before the generated-code line of a
