@@ -186,3 +186,23 @@ func TestHeaderCannotChangeTheBuild(t *testing.T) {
 		sameTree(t, "a refused header", snapshot(t, dir), before)
 	}
 }
+
+// TestDirectoryInTheWayWritesNothing: a directory where the deepcopy file
+// goes fails the run before anything is replaced: the stale CRD and OpenAPI
+// document keep their content.
+func TestDirectoryInTheWayWritesNothing(t *testing.T) {
+	dir := ioModule(t)
+	deepcopy := filepath.Join(dir, "api", "v1", "zz_generated.deepcopy.go")
+	edit(t, filepath.Join(dir, "api", "v1", "types.go"), "lte=10", "lte=20")
+	os.Remove(deepcopy)
+	if err := os.Mkdir(deepcopy, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(deepcopy, "notes.txt"), "in the way\n")
+	before := snapshot(t, dir)
+	r := runWithin(t, "generate", "-C", dir, "./...")
+	if r.code != cli.ExitFail || !strings.Contains(r.stderr, deepcopy+": is a directory, not a regular file") {
+		t.Errorf("want exit 1 naming the directory in the way, got %v", r)
+	}
+	sameTree(t, "a run with a directory in the way", snapshot(t, dir), before)
+}
