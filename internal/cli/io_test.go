@@ -156,15 +156,15 @@ func TestHeaderStaysInTheModule(t *testing.T) {
 	// inside the module, a header that is not comments is refused at its
 	// line, without quoting it; so is one from --header-file (a usage error)
 	os.Remove(filepath.Join(dir, "boilerplate.go.txt"))
-	writeFile(t, filepath.Join(dir, "boilerplate.go.txt"), "// Copyright\nAPI_TOKEN="+secret+"\n")
+	writeFile(t, filepath.Join(dir, "boilerplate.go.txt"), "API_TOKEN="+secret+"\n// Copyright\n")
 	r := runWithin(t, "generate", "--check", "-C", dir, "./...")
-	want := filepath.Join(dir, "boilerplate.go.txt") + ":2:1: header (setting \"header\" of " + filepath.Join(pkg, "modelgen.yaml") + "): not a Go comment"
+	want := filepath.Join(dir, "boilerplate.go.txt") + ":1:1: header (setting \"header\" of " + filepath.Join(pkg, "modelgen.yaml") + "): not a Go comment"
 	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr+r.stdout, secret) {
 		t.Errorf("a header that is not comments: want exit 1 and %q, without its content, got %v", want, r)
 	}
 	os.Remove(filepath.Join(pkg, "modelgen.yaml"))
 	r = runWithin(t, "generate", "--header-file", filepath.Join(dir, "boilerplate.go.txt"), "-C", dir, "./...")
-	want = filepath.Join(dir, "boilerplate.go.txt") + ":2:1: not a Go comment"
+	want = filepath.Join(dir, "boilerplate.go.txt") + ":1:1: not a Go comment"
 	if r.code != cli.ExitUsage || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr+r.stdout, secret) {
 		t.Errorf("--header-file that is not comments: want exit 2 and %q, without its content, got %v", want, r)
 	}
