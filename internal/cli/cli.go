@@ -237,6 +237,7 @@ func scope(m *model.Model, configs map[string]gen.Config, only string) writer.Sc
 			sc.Dirs = append(sc.Dirs, filepath.Join(pk.ModDir, cfg.RBACDir))
 		}
 		if pk.ModDir != "" {
+			sc.Roots = append(sc.Roots, pk.ModDir) // output moved elsewhere in the module
 			dir := cfg.WebhookDir
 			if dir == "" {
 				dir = webhook.DefaultDir

@@ -206,3 +206,55 @@ func TestDirectoryInTheWayWritesNothing(t *testing.T) {
 	}
 	sameTree(t, "a run with a directory in the way", snapshot(t, dir), before)
 }
+
+// TestMovedOutputDirectory: when crdDir moves, the CRD the earlier run
+// wrote is found by its header wherever it is in the module: --check
+// reports it, a run removes it; a run of other backends (--only) leaves it,
+// and so does every run for a copy under testdata/.
+func TestMovedOutputDirectory(t *testing.T) {
+	dir := ioModule(t)
+	gen := func(args ...string) result {
+		return runWithin(t, append(append([]string{"generate"}, args...), "-C", dir, "./...")...)
+	}
+	old := filepath.Join(dir, "config", "crd", "bases", "io.example.com_widgets.yaml")
+	moved := filepath.Join(dir, "deploy", "crds", "io.example.com_widgets.yaml")
+	data, err := os.ReadFile(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(dir, "testdata", "io.example.com_widgets.yaml")
+	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, kept, string(data))
+	writeFile(t, filepath.Join(dir, "api", "v1", "modelgen.yaml"), "crdDir: deploy/crds\n")
+
+	if r := gen("--only", "openapi"); r.code != cli.ExitOK {
+		t.Fatalf("--only openapi: %v", r)
+	}
+	if r := gen("--check", "--only", "openapi"); r.code != cli.ExitOK {
+		t.Errorf("--check --only openapi: the CRD is not openapi's: %v", r)
+	}
+	if _, err := os.Stat(old); err != nil {
+		t.Fatalf("--only openapi removed the CRD: %v", err)
+	}
+	r := gen("--check")
+	if r.code != cli.ExitFail || !strings.Contains(r.stderr, old+": no longer generated") {
+		t.Errorf("--check after crdDir moved: want exit 1 naming %s, got %v", old, r)
+	}
+	if r := gen(); r.code != cli.ExitOK {
+		t.Fatalf("a run after crdDir moved: %v", r)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("the CRD in the old directory is still there: %v", err)
+	}
+	if _, err := os.Stat(moved); err != nil {
+		t.Errorf("no CRD in the new directory: %v", err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("the copy under testdata was removed: %v", err)
+	}
+	if r := gen("--check"); r.code != cli.ExitOK {
+		t.Errorf("--check after the run: %v", r)
+	}
+}

@@ -75,6 +75,11 @@ type Scope struct {
 	// DocsDirs are the directories of generated state-machine diagrams
 	// (<Type>-statemachine.md, from the statemachine backend).
 	DocsDirs []string
+	// Roots are the module roots of the packages: generated YAML whose
+	// header names one of the packages is looked for anywhere below them
+	// (see walkYAML), so that output a moved directory left behind is
+	// found.
+	Roots []string
 }
 
 // Orphans lists the files an earlier run generated from the scope's
@@ -103,6 +108,16 @@ func Orphans(files []gen.File, sc Scope) []string {
 		pkgDirs[filepath.Clean(d)] = true
 		dirs[filepath.Clean(d)] = true
 	}
+	walked := map[string]bool{}
+	for _, root := range sc.Roots {
+		if walked[filepath.Clean(root)] {
+			continue
+		}
+		walked[filepath.Clean(root)] = true
+		for _, dir := range yamlDirs(root) {
+			dirs[dir] = true
+		}
+	}
 	var out []string
 	for dir := range dirs {
 		entries, err := os.ReadDir(dir)
@@ -121,6 +136,60 @@ func Orphans(files []gen.File, sc Scope) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// maxWalk bounds the directory entries yamlDirs visits in one module.
+const maxWalk = 200_000
+
+// yamlDirs lists the directories of a module that hold YAML files: the
+// module root and below, without vendor, testdata, node_modules, hidden
+// directories, directories the go command ignores (_name) and other
+// modules (a directory with its own go.mod). It stops after maxWalk entries.
+func yamlDirs(root string) []string {
+	var out []string
+	seen := 0
+	var walk func(dir string, top bool)
+	walk = func(dir string, top bool) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		hasYAML := false
+		var subdirs []string
+		for _, e := range entries {
+			if seen++; seen > maxWalk {
+				return
+			}
+			name := e.Name()
+			switch {
+			case e.IsDir():
+				if skipDir(name) {
+					continue
+				}
+				subdirs = append(subdirs, filepath.Join(dir, name))
+			case e.Type().IsRegular() && isYAML(name):
+				hasYAML = true
+			case name == "go.mod" && !top:
+				return // another module
+			}
+		}
+		if hasYAML {
+			out = append(out, dir)
+		}
+		for _, d := range subdirs {
+			walk(d, false)
+		}
+	}
+	walk(filepath.Clean(root), true)
+	return out
+}
+
+func skipDir(name string) bool {
+	switch name {
+	case "vendor", "testdata", "node_modules":
+		return true
+	}
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
 func (sc Scope) isOrphan(path, name string, inPackageDir, inDocsDir bool) bool {
