@@ -1,13 +1,13 @@
 package model
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
 	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/modelgen/modelgen/internal/fsread"
 )
 
 // compiled is the go tool's view of the root packages. Load parses them
@@ -230,7 +230,8 @@ func (m *Model) Compile(generated map[string][]byte) Diagnostics {
 // changedFiles reports a generated file whose content is not on disk yet.
 func changedFiles(generated map[string][]byte) bool {
 	for path, data := range generated {
-		if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, data) {
+		// bounded: the file on disk may be anything, /dev/zero included
+		if same, err := fsread.Equal(path, data); err != nil || !same {
 			return true
 		}
 	}

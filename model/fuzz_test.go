@@ -15,6 +15,7 @@ import (
 	rbacgen "github.com/modelgen/modelgen/gen/rbac"
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/gen/webhook"
+	"github.com/modelgen/modelgen/internal/cli"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -53,23 +54,27 @@ const maxFuzzInput = 160
 // FuzzLoad writes a mutated package into a temporary module and runs the
 // whole pipeline on it (model.Load, every backend through gen.Run, and the
 // type-check of the generated code the CLI does before writing). Whatever the input, nothing
-// panics, and every error names a file and a line. The seed corpus is in
+// panics, and every error names a file and a line. When the fuzzer also
+// writes a modelgen.yaml or a header file (boilerplate.go.txt, beside it),
+// the CLI runs too (generate --check, which writes nothing): it exits 0, 1
+// or 2, never panics, and prints no error without a place. The seed corpus is in
 // testdata/fuzz/FuzzLoad; go test runs it, and
 //
 //	go test ./model -run '^$' -fuzz FuzzLoad -fuzztime 60s
 //
 // mutates it (each run loads a package: expect a few runs a second).
 func FuzzLoad(f *testing.F) {
-	f.Add("string", "name", "required,min=3", "", "read=*")
-	f.Add("Phase", "state", "", "initial=Open;Open->Closed:Close", "")
-	f.Add("error", "err", "", "", "")
-	f.Add("[3]int", "arr", "dive,gte=1", "", "")
-	f.Add("int", ",omitempty", "gte=1", "", "")
-	f.Add("int64", "n,string", "", "", "")
-	f.Add("map[float64]string", "m", "", "", "")
-	f.Add("*Inner", "", "", "", "")
-	f.Fuzz(func(t *testing.T, typ, json, validate, state, access string) {
-		for _, s := range []string{typ, json, validate, state, access} {
+	f.Add("string", "name", "required,min=3", "", "read=*", "header: boilerplate.go.txt\ncrdDir: deploy\n", "// Copyright 2026 Example Authors.\n")
+	f.Add("string", "name", "", "", "", "title: [x\nheader: ../../etc/passwd\n", "//go:build ignore\n")
+	f.Add("Phase", "state", "", "initial=Open;Open->Closed:Close", "", "", "")
+	f.Add("error", "err", "", "", "", "", "")
+	f.Add("[3]int", "arr", "dive,gte=1", "", "", "", "")
+	f.Add("int", ",omitempty", "gte=1", "", "", "", "")
+	f.Add("int64", "n,string", "", "", "", "", "")
+	f.Add("map[float64]string", "m", "", "", "", "", "")
+	f.Add("*Inner", "", "", "", "", "", "")
+	f.Fuzz(func(t *testing.T, typ, json, validate, state, access, config, header string) {
+		for _, s := range []string{typ, json, validate, state, access, config, header} {
 			if len(s) > maxFuzzInput {
 				t.Skip("input too long")
 			}
@@ -77,6 +82,11 @@ func FuzzLoad(f *testing.F) {
 		dir := t.TempDir()
 		write(t, filepath.Join(dir, "go.mod"), "module example.com/fuzz\n\ngo 1.23\n")
 		write(t, filepath.Join(dir, "types.go"), fmt.Sprintf(fuzzSource, typ, fuzzTag(json, validate, state, access)))
+		if config != "" || header != "" {
+			write(t, filepath.Join(dir, "modelgen.yaml"), config)
+			write(t, filepath.Join(dir, "boilerplate.go.txt"), header)
+			checkCLI(t, dir)
+		}
 		m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"."}})
 		if err != nil {
 			if os.Getenv("FUZZ_DEBUG") != "" {
@@ -101,6 +111,27 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkCLI runs generate --check in dir: whatever modelgen.yaml and the
+// header say, the exit code is one of the three, nothing panics, every
+// error names its place, and the run wrote nothing.
+func checkCLI(t *testing.T, dir string) {
+	t.Helper()
+	before, _ := os.ReadDir(dir)
+	var stdout, stderr strings.Builder
+	code := cli.Run([]string{"generate", "--check", "-C", dir, "."}, strings.NewReader(""), &stdout, &stderr)
+	if code != cli.ExitOK && code != cli.ExitFail && code != cli.ExitUsage {
+		t.Errorf("exit %d", code)
+	}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, "internal error") || strings.HasPrefix(line, "-:") {
+			t.Errorf("generate --check: %s\n%s", line, stderr.String())
+		}
+	}
+	if after, _ := os.ReadDir(dir); len(after) != len(before) {
+		t.Errorf("generate --check wrote into the package directory: %v", after)
+	}
 }
 
 // fuzzTag is the field's struct tag: the keys with a value, quoted as Go

@@ -52,7 +52,8 @@ func ParsePolicy(data []byte, tables ...*Table) (*Policy, error) {
 
 // NewPolicy checks and compiles a policy. Every type it names must be one of
 // the tables; every path must be a row of that table; every role and tenant
-// name must be valid.
+// name must be valid. Two different tables with one name are refused (a
+// table passed twice is fine).
 func NewPolicy(doc PolicyDoc, tables ...*Table) (*Policy, error) {
 	byName := map[string]*Table{}
 	for _, t := range tables {
@@ -61,6 +62,12 @@ func NewPolicy(doc PolicyDoc, tables ...*Table) (*Policy, error) {
 		}
 		if t.err != nil {
 			return nil, t.err
+		}
+		if other, ok := byName[t.name]; ok && other != t {
+			// two packages (one go:generate run each) with one group and
+			// version: a policy could not tell their types apart
+			return nil, &InvalidError{Op: "NewPolicy", Reason: fmt.Sprintf("two different tables are named %q; "+
+				"a policy could not tell their types apart: give their packages different +groupName or versions, or rename one type", t.name)}
 		}
 		byName[t.name] = t
 	}

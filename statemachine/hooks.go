@@ -37,8 +37,13 @@ func (NoHooks[S, E]) Enter(Transition[S, E]) {}
 // guard of a guarded transition, runs the exit hook, sets the state and runs
 // the entry hook. On an error *state is unchanged and no hook ran (except
 // the refusing guard). The hooks are a type parameter, not an interface
-// value, so passing a struct does not allocate.
+// value, so passing a struct does not allocate. Nil hooks (a nil interface
+// value of type H) are no hooks, as NoHooks: no hook runs and a guarded
+// transition is refused with ErrNoHooks.
 func Fire[S State, E Event, H Hooks[S, E]](m *Machine[S, E], state *S, ev E, h H) error {
+	if isNil(h) {
+		return Fire(m, state, ev, NoHooks[S, E]{})
+	}
 	t, err := m.Lookup(*state, ev)
 	if err != nil {
 		return err
@@ -57,8 +62,12 @@ func Fire[S State, E Event, H Hooks[S, E]](m *Machine[S, E], state *S, ev E, h H
 // Take is Fire for generated code, which finds the index i of the
 // transition (in Transitions order) with a switch on the state, faster than
 // a lookup; i is -1 when the state has no transition on ev. A wrong index
-// falls back to Fire, so Take is never less correct than Fire.
+// falls back to Fire, so Take is never less correct than Fire. Nil hooks
+// are no hooks, as for Fire.
 func Take[S State, E Event, H Hooks[S, E]](m *Machine[S, E], state *S, i int, ev E, h H) error {
+	if isNil(h) {
+		return Take(m, state, i, ev, NoHooks[S, E]{})
+	}
 	if uint(i) >= uint(len(m.all)) {
 		return Fire(m, state, ev, h)
 	}
@@ -75,4 +84,10 @@ func Take[S State, E Event, H Hooks[S, E]](m *Machine[S, E], state *S, i int, ev
 	*state = t.To
 	h.Enter(*t)
 	return nil
+}
+
+// isNil reports a nil interface value passed as the hooks type parameter
+// (a struct or a non-nil value never is; the comparison does not allocate).
+func isNil[H any](h H) bool {
+	return any(h) == nil
 }

@@ -209,3 +209,24 @@ func TestTakeFallsBack(t *testing.T) {
 		t.Errorf("Take on a guarded transition: %v", err)
 	}
 }
+
+// TestNilHooksAreNoHooks: a nil Hooks interface value, passed to Fire or
+// Take, runs no hook and refuses guarded transitions (ErrNoHooks), as
+// NoHooks does, instead of panicking.
+func TestNilHooksAreNoHooks(t *testing.T) {
+	var none statemachine.Hooks[Phase, Event]
+	phase := Submitted
+	if err := statemachine.Fire(payment, &phase, "Authorize", none); err != nil || phase != Authorized {
+		t.Errorf("Fire with nil hooks: %v, phase %q, want Authorized", err, phase)
+	}
+	if err := statemachine.Fire(payment, &phase, "Settle", none); !errors.Is(err, statemachine.ErrNoHooks) || phase != Authorized {
+		t.Errorf("guarded Fire with nil hooks: %v, phase %q, want ErrNoHooks and no move", err, phase)
+	}
+	phase = Submitted
+	if err := statemachine.Take(payment, &phase, 0, "Authorize", none); err != nil || phase != Authorized {
+		t.Errorf("Take with nil hooks: %v, phase %q, want Authorized", err, phase)
+	}
+	if err := statemachine.Take(payment, &phase, 1, "Settle", none); !errors.Is(err, statemachine.ErrNoHooks) || phase != Authorized {
+		t.Errorf("guarded Take with nil hooks: %v, phase %q, want ErrNoHooks and no move", err, phase)
+	}
+}

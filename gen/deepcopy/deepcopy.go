@@ -67,6 +67,10 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			diags.Errorf(model.Pos{File: path}, "deepcopy: formatting: %v", err)
 			continue
 		}
+		if d := uncopyable(out.pkgs[path], generatedTypes(src)); d.HasErrors() {
+			diags.Add(d)
+			continue
+		}
 		files = append(files, gen.File{Path: path, Data: src, Owner: out.pkgs[path].PkgPath})
 	}
 	return files, diags

@@ -168,6 +168,8 @@ func (g *goGen) adapter() {
 		jen.Id("h").Id(g.n.Hooks),
 	)
 	g.f.Func().Params(jen.Id("a").Id(g.n.Adapter)).Id("Guard").Params(jen.Id("t").Id(g.n.Transition)).Error().BlockFunc(func(b *jen.Group) {
+		// nil hooks are no hooks, as in the runtime: a guard cannot be asked
+		b.If(jen.Id("a").Dot("h").Op("==").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrNoHooks")))
 		if len(g.m.Guards) == 0 {
 			b.Return(jen.Nil())
 			return
@@ -181,7 +183,9 @@ func (g *goGen) adapter() {
 	})
 	for _, hook := range []struct{ runtime, app string }{{"Exit", "OnExit"}, {"Enter", "OnEnter"}} {
 		g.f.Func().Params(jen.Id("a").Id(g.n.Adapter)).Id(hook.runtime).Params(jen.Id("t").Id(g.n.Transition)).Block(
-			jen.Id("a").Dot("h").Dot(hook.app).Call(jen.Id("a").Dot("s"), jen.Id("t")),
+			jen.If(jen.Id("a").Dot("h").Op("!=").Nil()).Block(
+				jen.Id("a").Dot("h").Dot(hook.app).Call(jen.Id("a").Dot("s"), jen.Id("t")),
+			),
 		)
 	}
 }
@@ -221,7 +225,7 @@ func (g *goGen) eventMethods(ev string) {
 			jen.Return(jen.Id(g.n.MachineVar).Dot("Fire").Call(g.field(), c)),
 		)
 	}
-	g.doc("%sWith fires %s (%s): it asks the guard, if any, runs\nh.OnExit, moves %s and runs h.OnEnter. The error is a\n*statemachine.TransitionError.", ev, ev, g.arrows(ev), g.m.Field.GoName)
+	g.doc("%sWith fires %s (%s): it asks the guard, if any, runs\nh.OnExit, moves %s and runs h.OnEnter. With nil hooks no hook\nruns and guarded transitions are refused. The error is a\n*statemachine.TransitionError.", ev, ev, g.arrows(ev), g.m.Field.GoName)
 	g.f.Func().Params(g.recv()).Id(ev+"With").Params(jen.Id("h").Id(g.n.Hooks)).Error().Block(
 		jen.Id("i").Op(":=").Lit(-1),
 		jen.Switch(phase.Clone()).BlockFunc(func(sw *jen.Group) {

@@ -239,6 +239,7 @@ func scope(m *model.Model, configs map[string]gen.Config, only string) writer.Sc
 			sc.Dirs = append(sc.Dirs, filepath.Join(pk.ModDir, cfg.RBACDir))
 		}
 		if pk.ModDir != "" {
+			sc.Roots = append(sc.Roots, pk.ModDir) // output moved elsewhere in the module
 			dir := cfg.WebhookDir
 			if dir == "" {
 				dir = webhook.DefaultDir
@@ -340,7 +341,7 @@ func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model
 		cfg := gen.DefaultConfig(pk)
 		path := filepath.Join(pk.Dir, ConfigFile)
 		var set map[string]model.Pos
-		if data, err := os.ReadFile(path); err == nil {
+		if data, ok := readConfigFile(path, &diags); ok {
 			var d model.Diagnostics
 			set, d = readConfig(path, data, &cfg)
 			diags.Add(d)

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,11 +14,30 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/fsread"
+	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 )
 
 // ConfigFile is the name of the settings file beside a package.
 const ConfigFile = "modelgen.yaml"
+
+// maxConfigBytes bounds a modelgen.yaml: a handful of settings.
+const maxConfigBytes = 1 << 20
+
+// readConfigFile reads the modelgen.yaml at path, if there is one: a
+// regular file of at most maxConfigBytes, else an error at the file.
+func readConfigFile(path string, diags *model.Diagnostics) ([]byte, bool) {
+	data, err := fsread.File(path, maxConfigBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false
+	case err != nil:
+		diags.Errorf(model.Pos{File: path, Line: 1, Col: 1}, "%s: %s", ConfigFile, fsread.Describe(err))
+		return nil, false
+	}
+	return data, true
+}
 
 // readConfig lays the settings of a modelgen.yaml over cfg. Every mistake
 // (bad YAML, an unknown or repeated key, a value of the wrong type) is an
@@ -176,27 +196,48 @@ func checkPaths(pk *model.Package, cfg *gen.Config, set map[string]model.Pos, fl
 	return diags
 }
 
-// checkHeader reports a header setting that names no file, at its value
-// (the header is read only after generation, too late for a place); the
-// --header-file flag overrides the setting.
+// checkHeader checks the header setting, at its value: the file must lie
+// inside the module (symbolic links count, as for output paths: a
+// committed modelgen.yaml must not make a run read the machine's files), be
+// a regular file of at most maxHeaderBytes, and be a valid header, each
+// problem at its line in the header file. No message quotes the file. The
+// --header-file flag overrides the setting (and is checked when read).
 func checkHeader(pk *model.Package, cfg *gen.Config, set map[string]model.Pos, flags generateFlags) model.Diagnostics {
 	var diags model.Diagnostics
 	pos, ok := set["header"]
 	if !ok || cfg.Header == "" || flags.headerFile != "" {
 		return nil
 	}
-	path := cfg.Header
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(pk.Dir, path)
+	if err := headerInModule(pk, cfg.Header); err != nil {
+		diags.Errorf(pos, "setting \"header\": %v", err)
+		return diags
 	}
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		diags.Errorf(pos, "setting \"header\": %q (relative to the package directory): %v", cfg.Header, errors.Unwrap(err))
-	case !fi.Mode().IsRegular():
-		diags.Errorf(pos, "setting \"header\": %q is not a file", cfg.Header)
+	path := filepath.Join(pk.Dir, cfg.Header)
+	data, err := fsread.File(path, maxHeaderBytes)
+	if err != nil {
+		diags.Errorf(pos, "setting \"header\": %q (relative to the package directory): %s", cfg.Header, fsread.Describe(err))
+		return diags
+	}
+	for _, p := range writer.HeaderProblems(string(data)) {
+		diags.Errorf(model.Pos{File: path, Line: p.Line, Col: p.Col}, "header (setting \"header\" of %s): %s", filepath.Join(pk.Dir, ConfigFile), p.Msg)
 	}
 	return diags
+}
+
+// headerInModule confines the header setting like the output paths.
+func headerInModule(pk *model.Package, value string) error {
+	target := filepath.Join(pk.Dir, value)
+	switch {
+	case filepath.IsAbs(value) || strings.HasPrefix(value, "/") || filepath.VolumeName(value) != "":
+		return fmt.Errorf("%q is absolute; give a path relative to the package directory, inside the module", value)
+	case pk.ModDir == "":
+		return nil
+	case !inside(pk.ModDir, target):
+		return fmt.Errorf("%q (relative to the package directory) is outside the module (root %s)", value, pk.ModDir)
+	case !inside(realPath(pk.ModDir), realPath(target)):
+		return fmt.Errorf("%q leads outside the module (root %s) through a symbolic link", value, pk.ModDir)
+	}
+	return nil
 }
 
 // checkFlagPaths applies the same checks to the path flags, for every
@@ -289,7 +330,7 @@ func realPath(path string) string {
 
 // generatedYAML reports whether a YAML file carries modelgen's header.
 func generatedYAML(path string) bool {
-	data, err := os.ReadFile(path)
+	data, err := fsread.Head(path, 4096)
 	if err != nil {
 		return false
 	}

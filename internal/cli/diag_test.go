@@ -138,19 +138,22 @@ func TestBrokenPackagesFailUnderCheck(t *testing.T) {
 	}
 }
 
-// TestGeneratedCodeMustCompile: the generated Go files are type-checked
-// with the user's before anything is written; here the root's generated
-// DeepCopyInto calls one its spec does not get (the package does not ask
-// for deepcopy), and the run fails at the generated line, writing nothing.
-func TestGeneratedCodeMustCompile(t *testing.T) {
+// TestDeepcopyOfATypeTheRuleLeavesOut: the root's generated DeepCopyInto
+// would call one its spec does not get (the package does not ask for
+// deepcopy), so the generated file would not compile; the run fails at the
+// field, names the marker that fixes it, and writes nothing. (Had the check
+// missed it, the type-check of the generated code would still refuse it,
+// at a line of a file the run did not write.)
+func TestDeepcopyOfATypeTheRuleLeavesOut(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "gencode"), dir)
 	withModelgenModule(t, dir, "example.com/gencode")
 	before := snapshot(t, dir)
 	r := run("generate", "-C", dir, "./...")
-	want := "zz_generated.deepcopy.go:"
-	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "the generated code does not compile: in.Spec.DeepCopyInto undefined") {
-		t.Errorf("want exit 1 and an error in the generated deepcopy, got %v", r)
+	want := filepath.Join(dir, "api", "types.go") + ":15:2: deepcopy: field Order.Spec: the type OrderSpec gets no deepcopy methods"
+	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "mark the package (or OrderSpec) with +kubebuilder:object:generate=true") ||
+		strings.Contains(r.stderr, "zz_generated.deepcopy.go") {
+		t.Errorf("want exit 1 and %q naming the marker, and nothing about the generated file, got %v", want, r)
 	}
 	sameTree(t, "generated code that does not compile", snapshot(t, dir), before)
 }

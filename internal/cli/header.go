@@ -8,11 +8,16 @@ import (
 	"runtime/pprof"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/fsread"
+	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 )
 
 // diffLines bounds the diff --check prints for each stale file.
 const diffLines = 60
+
+// maxHeaderBytes bounds a header file: a licence is a few hundred bytes.
+const maxHeaderBytes = 64 << 10
 
 // headerTexts reads the header of each package's generated Go files: the
 // --header-file flag (relative to the working directory), else the header
@@ -31,9 +36,12 @@ func headerTexts(m *model.Model, configs map[string]gen.Config, fl generateFlags
 		if path == "" {
 			continue
 		}
-		data, err := os.ReadFile(path)
+		data, err := fsread.File(path, maxHeaderBytes)
 		if err != nil {
 			return nil, fmt.Errorf("reading the header of %s: %w", pk.Path, err)
+		}
+		if ps := writer.HeaderProblems(string(data)); len(ps) > 0 {
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, ps[0].Line, ps[0].Col, ps[0].Msg)
 		}
 		out[pk.Path] = string(data)
 	}

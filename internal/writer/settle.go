@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"fmt"
 	"go/parser"
+	"go/scanner"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,14 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/fsread"
+)
+
+// Bounds of what the writer reads of files already on disk: the head of a
+// file, where its header is, and a stale file that --check diffs.
+const (
+	maxHead   = 64 << 10
+	maxDiffed = 64 << 20
 )
 
 // mdHeader is the first line of generated Markdown (state-machine diagrams).
@@ -31,13 +41,13 @@ func isGeneratedGo(path string) bool {
 
 // headLines returns the lines of a Go file before its package clause.
 func headLines(path string) []string {
-	f, err := os.Open(path)
+	f, _, err := fsread.Open(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(f, maxHead))
 	for sc.Scan() && len(out) < 200 {
 		line := sc.Text()
 		if strings.HasPrefix(line, "package ") {
@@ -64,7 +74,8 @@ const tombstoneNote = "// This file is no longer generated. go generate was stil
 func tombstone(path string) []byte {
 	pkg := "main"
 	fset := token.NewFileSet()
-	if f, err := parser.ParseFile(fset, path, nil, parser.PackageClauseOnly); err == nil {
+	head, _ := fsread.Head(path, maxHead)
+	if f, err := parser.ParseFile(fset, path, head, parser.PackageClauseOnly); err == nil {
 		pkg = f.Name.Name
 	}
 	return []byte("//go:build ignore\n\n" + goHeader + "\n\n" + tombstoneNote + "package " + pkg + "\n")
@@ -73,7 +84,7 @@ func tombstone(path string) []byte {
 // isTombstone reports whether a Go file is one tombstone wrote: build
 // ignored, so go generate does not list it and it may go at once.
 func isTombstone(path string) bool {
-	data, err := os.ReadFile(path)
+	data, err := fsread.Head(path, maxHead)
 	return err == nil && bytes.HasPrefix(data, []byte("//go:build ignore\n")) && bytes.Contains(data, []byte(tombstoneNote))
 }
 
@@ -97,7 +108,7 @@ func retire(path string) (removed bool, err error) {
 // Diff is a unified diff from the file at path to what a run generates,
 // with name in its headers, cut after maxLines lines.
 func Diff(name, path string, want []byte, maxLines int) string {
-	old, err := os.ReadFile(path)
+	old, err := fsread.File(path, maxDiffed)
 	if err != nil && !os.IsNotExist(err) {
 		return fmt.Sprintf("cannot read %s: %v\n", path, err)
 	}
@@ -148,19 +159,70 @@ func Headers(files []gen.File, header func(owner string) string) ([]gen.File, er
 	return out, nil
 }
 
-// checkHeader makes sure a header is Go comments only.
+// checkHeader makes sure a header is Go comments only, and none that
+// changes how the file builds. Its error names the line, never the text:
+// a header may come from a file that is not the user's to print.
 func checkHeader(h string) error {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "header", h+"\n\npackage p\n", parser.ParseComments)
-	if err != nil || len(f.Comments) == 0 || fset.Position(f.Package).Line <= strings.Count(h, "\n")+1 {
-		return fmt.Errorf("the header must be Go comments only (// or /* */), got %q", firstLine(h))
+	if ps := HeaderProblems(h); len(ps) > 0 {
+		return fmt.Errorf("line %d of the header: %s", ps[0].Line, ps[0].Msg)
 	}
 	return nil
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
+// HeaderProblem is what is wrong at one line of a header (1-based lines
+// and byte columns of the header text).
+type HeaderProblem struct {
+	Line, Col int
+	Msg       string
+}
+
+// HeaderProblems checks a header: it goes above the generated-code line of
+// every generated Go file, so it must be Go comments (// or /* */) and
+// nothing else, and no comment in it may change the file (a build
+// constraint, a //go: or //line directive) or the package clause. The
+// messages never quote the header.
+func HeaderProblems(h string) []HeaderProblem {
+	fset := token.NewFileSet()
+	src := h + "\n\npackage p\n"
+	f, err := parser.ParseFile(fset, "header", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		line := 1
+		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
+			line = list[0].Pos.Line
+		}
+		return []HeaderProblem{{Line: line, Col: 1, Msg: notComment}}
+	}
+	if pkg := fset.Position(f.Package); pkg.Line <= strings.Count(h, "\n")+1 {
+		return []HeaderProblem{{Line: pkg.Line, Col: pkg.Column, Msg: notComment}}
+	}
+	var out []HeaderProblem
+	for i, line := range strings.Split(h, "\n") {
+		if msg := headerLineProblem(strings.TrimRight(line, "\r")); msg != "" {
+			out = append(out, HeaderProblem{Line: i + 1, Col: 1, Msg: msg})
+		}
+	}
+	return out
+}
+
+const notComment = "not a Go comment; a header is Go comments only (// or /* */)"
+
+// headerLineProblem judges one line of a header that parses as comments.
+// A line is judged as text: a //go:build line inside a /* */ comment does
+// nothing, but tools that read files by line (and the writer's own header
+// detection) do not know that.
+func headerLineProblem(line string) string {
+	trimmed := strings.TrimLeft(line, " \t")
+	switch {
+	case strings.HasPrefix(trimmed, "//go:build") || strings.HasPrefix(trimmed, "// +build") || strings.HasPrefix(trimmed, "//+build"):
+		return "a build constraint; it would exclude the generated file from the build (and a later run could not repair it): put constraints in the types' own files"
+	case strings.HasPrefix(trimmed, "//go:") || strings.HasPrefix(trimmed, "//line ") || strings.HasPrefix(trimmed, "/*line "):
+		return "a compiler or go generate directive; a header is plain comments"
+	case strings.HasPrefix(line, "package "):
+		return "a line that begins with \"package \"; the package clause is the generated file's own"
+	case strings.HasPrefix(trimmed, "// Code generated ") && strings.HasSuffix(trimmed, "DO NOT EDIT."):
+		return "a generated-code line; modelgen writes its own below the header"
+	}
+	return ""
 }
 
 // existingHeader returns the comments before the generated-code line of a

@@ -5,13 +5,13 @@
 package writer
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/fsread"
 )
 
 // Result says what happened to the files of a run.
@@ -57,8 +57,11 @@ func Write(files []gen.File, check bool) (Result, error) {
 	}
 	var changed []gen.File
 	for _, f := range sorted {
-		old, err := os.ReadFile(f.Path)
-		if err == nil && bytes.Equal(old, f.Data) {
+		same, err := compare(f)
+		if err != nil {
+			return r, err
+		}
+		if same {
 			r.Unchanged = append(r.Unchanged, f.Path)
 			continue
 		}
@@ -85,6 +88,20 @@ func Write(files []gen.File, check bool) (Result, error) {
 		r.Written = append(r.Written, f.Path)
 	}
 	return r, nil
+}
+
+// compare reports whether the file on disk is what the run generates. A
+// destination that is not a regular file (a directory, a FIFO, a device)
+// is an error before anything is written: the rename into it would fail
+// halfway through a run, or replace what is not modelgen's.
+func compare(f gen.File) (bool, error) {
+	if fi, err := os.Lstat(f.Path); err == nil && fi.Mode()&os.ModeSymlink == 0 && !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("%s: %v; move it away, modelgen writes a generated file there", f.Path, fsread.Regular(fi))
+	}
+	// a symbolic link to what is not a regular file (or an unreadable
+	// file) differs: the rename replaces the link, never what it points to
+	same, _ := fsread.Equal(f.Path, f.Data)
+	return same, nil
 }
 
 // stage holds the temporary files of a run and the directories it created.

@@ -167,3 +167,32 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestWriteChecksEveryDestinationFirst: a destination that cannot be
+// replaced by a rename (a directory where a generated file goes) fails the
+// run before the first rename, so the files sorted before it keep their old
+// content and no temporary file is left; --check says the same.
+func TestWriteChecksEveryDestinationFirst(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "a.yaml")
+	last := filepath.Join(dir, "z.yaml")
+	blocked := filepath.Join(dir, "m", "zz_generated.deepcopy.go")
+	mustWrite(t, first, "old\n")
+	mustWrite(t, last, "old\n")
+	mustWrite(t, filepath.Join(blocked, "inside.txt"), "a directory in the way\n")
+	before := tree(t, dir)
+	files := []gen.File{
+		{Path: first, Data: []byte("new\n")},
+		{Path: blocked, Data: []byte("package m\n")},
+		{Path: last, Data: []byte("new\n")},
+	}
+	for _, check := range []bool{false, true} {
+		_, err := writer.Write(files, check)
+		if err == nil || !strings.Contains(err.Error(), blocked+": is a directory, not a regular file; move it away") {
+			t.Errorf("check=%v: err = %v, want the directory in the way named", check, err)
+		}
+		if got := tree(t, dir); !equalMaps(got, before) {
+			t.Errorf("check=%v: a failed Write changed the tree:\n got %v\nwant %v", check, got, before)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -205,6 +204,10 @@ func changeCount(v Verdict) string {
 	return fmt.Sprintf("%d %ss need", n, noun)
 }
 
+// maxGoModBytes bounds the go.mod the gate reads (the go command's own
+// bound on a go.mod is far lower than any contract's).
+const maxGoModBytes = 16 << 20
+
 // checkGoMod applies the module rule to the revision's version, and tells a
 // version violation which module path the suggested version will need.
 func checkGoMod(v *Verdict, opts Options, revision version) error {
@@ -212,7 +215,7 @@ func checkGoMod(v *Verdict, opts Options, revision version) error {
 	if opts.Dir != "" && !filepath.IsAbs(file) {
 		file = filepath.Join(opts.Dir, file)
 	}
-	data, err := os.ReadFile(file)
+	data, err := readRegularFile(file, maxGoModBytes)
 	if err != nil {
 		return &InputError{fmt.Errorf("--go-mod: %w", err)}
 	}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"github.com/modelgen/modelgen/internal/fsread"
 )
 
 // Limits bound what the gate reads, so that no document, however hostile,
@@ -81,72 +81,31 @@ func tooLarge(maxBytes int64) error {
 	return &LimitError{Msg: fmt.Sprintf("the document is larger than the %s limit", formatSize(maxBytes)), Flag: "max-size"}
 }
 
-// readRegularFile reads a regular file of at most maxBytes. Anything else
-// (a device such as /dev/zero, a FIFO, a socket, a directory, through a
-// symlink or not) is refused before a byte is read: the file is checked by
-// path, opened without blocking (a FIFO would otherwise block the open), and
-// checked again on the open descriptor, which is what is read.
+// readRegularFile reads a regular file of at most maxBytes (see
+// internal/fsread: anything else is refused before a byte is read).
 func readRegularFile(name string, maxBytes int64) ([]byte, error) {
-	info, err := os.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	if err := regular(info); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	opened, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if err := regular(opened); err != nil {
-		return nil, err
-	}
-	if !os.SameFile(info, opened) {
-		return nil, errors.New("the file changed while it was opened")
-	}
-	if opened.Size() > maxBytes {
-		return nil, tooLarge(maxBytes)
-	}
-	return readAtMost(f, maxBytes)
+	data, err := fsread.File(name, maxBytes)
+	return data, gateError(err, maxBytes)
 }
 
-func regular(info os.FileInfo) error {
-	mode := info.Mode()
-	if mode.IsRegular() {
-		return nil
-	}
-	kind := "not a regular file"
+// gateError words fsread's refusals the gate's way: a limit names its flag.
+func gateError(err error, maxBytes int64) error {
+	var notRegular *fsread.NotRegularError
+	var large *fsread.TooLargeError
 	switch {
-	case mode.IsDir():
-		kind = "a directory"
-	case mode&os.ModeCharDevice != 0:
-		kind = "a character device"
-	case mode&os.ModeDevice != 0:
-		kind = "a device"
-	case mode&os.ModeNamedPipe != 0:
-		kind = "a named pipe (FIFO)"
-	case mode&os.ModeSocket != 0:
-		kind = "a socket"
+	case errors.As(err, &notRegular):
+		return fmt.Errorf("is %s; the gate reads regular files only", notRegular.Kind)
+	case errors.As(err, &large):
+		return tooLarge(maxBytes)
 	}
-	return fmt.Errorf("is %s; the gate reads regular files only", kind)
+	return err
 }
 
-// readAtMost reads r to its end, refusing it once it passes maxBytes: a file
-// that grows after its size was checked, or a git blob, is cut off there.
+// readAtMost reads r to its end, refusing it once it passes maxBytes: a
+// git blob is cut off there.
 func readAtMost(r io.Reader, maxBytes int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > maxBytes {
-		return nil, tooLarge(maxBytes)
-	}
-	return data, nil
+	data, err := fsread.AtMost(r, maxBytes)
+	return data, gateError(err, maxBytes)
 }
 
 // parseSize reads a byte count: a plain number, or one with a KiB, MiB or
@@ -171,17 +130,7 @@ func parseSize(s string) (int64, error) {
 }
 
 // formatSize writes a byte count the way parseSize reads it.
-func formatSize(n int64) string {
-	for _, u := range []struct {
-		suffix string
-		factor int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n%u.factor == 0 {
-			return strconv.FormatInt(n/u.factor, 10) + u.suffix
-		}
-	}
-	return strconv.FormatInt(n, 10) + "B"
-}
+func formatSize(n int64) string { return fsread.FormatSize(n) }
 
 // sizeFlag is a flag.Value for a byte count.
 type sizeFlag struct{ n *int64 }

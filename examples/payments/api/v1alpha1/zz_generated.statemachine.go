@@ -65,13 +65,20 @@ type paymentPhaseHookAdapter struct {
 }
 
 func (a paymentPhaseHookAdapter) Guard(t PaymentPhaseTransition) error {
+	if a.h == nil {
+		return statemachine.ErrNoHooks
+	}
 	return nil
 }
 func (a paymentPhaseHookAdapter) Exit(t PaymentPhaseTransition) {
-	a.h.OnExit(a.s, t)
+	if a.h != nil {
+		a.h.OnExit(a.s, t)
+	}
 }
 func (a paymentPhaseHookAdapter) Enter(t PaymentPhaseTransition) {
-	a.h.OnEnter(a.s, t)
+	if a.h != nil {
+		a.h.OnEnter(a.s, t)
+	}
 }
 
 // Authorize fires Authorize (Submitted->Authorized) without hooks; AuthorizeWith runs them.
@@ -86,7 +93,8 @@ func (s *PaymentOrderStatus) Authorize() error {
 }
 
 // AuthorizeWith fires Authorize (Submitted->Authorized): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) AuthorizeWith(h PaymentPhaseHooks) error {
 	i := -1
@@ -119,7 +127,8 @@ func (s *PaymentOrderStatus) Process() error {
 }
 
 // ProcessWith fires Process (Authorized->Processed): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) ProcessWith(h PaymentPhaseHooks) error {
 	i := -1
@@ -152,7 +161,8 @@ func (s *PaymentOrderStatus) Settle() error {
 }
 
 // SettleWith fires Settle (Processed->Settled): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) SettleWith(h PaymentPhaseHooks) error {
 	i := -1
@@ -185,7 +195,8 @@ func (s *PaymentOrderStatus) Retry() error {
 }
 
 // RetryWith fires Retry (Processed->Submitted): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) RetryWith(h PaymentPhaseHooks) error {
 	i := -1
@@ -218,7 +229,8 @@ func (s *PaymentOrderStatus) Refund() error {
 }
 
 // RefundWith fires Refund (Settled->Refunded): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *PaymentOrderStatus) RefundWith(h PaymentPhaseHooks) error {
 	i := -1

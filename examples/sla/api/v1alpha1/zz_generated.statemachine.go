@@ -75,6 +75,9 @@ type slaPhaseHookAdapter struct {
 }
 
 func (a slaPhaseHookAdapter) Guard(t SLAPhaseTransition) error {
+	if a.h == nil {
+		return statemachine.ErrNoHooks
+	}
 	switch t.Guard {
 	case "Healthy":
 		return a.h.Healthy(a.s, t)
@@ -90,14 +93,19 @@ func (a slaPhaseHookAdapter) Guard(t SLAPhaseTransition) error {
 	return statemachine.ErrUnknownGuard
 }
 func (a slaPhaseHookAdapter) Exit(t SLAPhaseTransition) {
-	a.h.OnExit(a.s, t)
+	if a.h != nil {
+		a.h.OnExit(a.s, t)
+	}
 }
 func (a slaPhaseHookAdapter) Enter(t SLAPhaseTransition) {
-	a.h.OnEnter(a.s, t)
+	if a.h != nil {
+		a.h.OnEnter(a.s, t)
+	}
 }
 
 // ActivateWith fires Activate (pending->active [Healthy]): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *SLAContractStatus) ActivateWith(h SLAPhaseHooks) error {
 	i := -1
@@ -119,7 +127,8 @@ func (s *SLAContractStatus) CanActivate() bool {
 }
 
 // DegradeWith fires Degrade (active->degraded [DegradeHeld]): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *SLAContractStatus) DegradeWith(h SLAPhaseHooks) error {
 	i := -1
@@ -141,7 +150,8 @@ func (s *SLAContractStatus) CanDegrade() bool {
 }
 
 // RecoverWith fires Recover (degraded->active [RecoverHeld]): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *SLAContractStatus) RecoverWith(h SLAPhaseHooks) error {
 	i := -1
@@ -163,7 +173,8 @@ func (s *SLAContractStatus) CanRecover() bool {
 }
 
 // BreachWith fires Breach (degraded->breached [BreachHeld]): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *SLAContractStatus) BreachWith(h SLAPhaseHooks) error {
 	i := -1
@@ -185,7 +196,8 @@ func (s *SLAContractStatus) CanBreach() bool {
 }
 
 // ResolveWith fires Resolve (breached->resolved [Acknowledged]): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *SLAContractStatus) ResolveWith(h SLAPhaseHooks) error {
 	i := -1

@@ -266,3 +266,23 @@ func TestMethodsAgreeWithDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestNilHooks: <Event>With(nil) is what FirePhase(ev, nil) is: no hook
+// runs, an unguarded transition moves, a guarded one is refused with
+// ErrNoHooks; none panics.
+func TestNilHooks(t *testing.T) {
+	s := OrderStatus{Phase: Draft}
+	if err := s.PlaceWith(nil); err != nil || s.Phase != Placed {
+		t.Fatalf("PlaceWith(nil): %v, phase %q", err, s.Phase)
+	}
+	if err := s.PayWith(nil); !errors.Is(err, statemachine.ErrNoHooks) || s.Phase != Placed {
+		t.Errorf("PayWith(nil): %v, phase %q, want ErrNoHooks and no move", err, s.Phase)
+	}
+	if err := s.CancelWith(nil); err != nil || s.Phase != Cancelled {
+		t.Errorf("CancelWith(nil): %v, phase %q", err, s.Phase)
+	}
+	s = OrderStatus{Phase: Draft}
+	if err := s.FirePhase(OrderPhaseEventPlace, nil); err != nil || s.Phase != Placed {
+		t.Errorf("FirePhase(Place, nil): %v, phase %q", err, s.Phase)
+	}
+}

@@ -72,6 +72,9 @@ type orderPhaseHookAdapter struct {
 }
 
 func (a orderPhaseHookAdapter) Guard(t OrderPhaseTransition) error {
+	if a.h == nil {
+		return statemachine.ErrNoHooks
+	}
 	switch t.Guard {
 	case "PaymentCleared":
 		return a.h.PaymentCleared(a.s, t)
@@ -81,10 +84,14 @@ func (a orderPhaseHookAdapter) Guard(t OrderPhaseTransition) error {
 	return statemachine.ErrUnknownGuard
 }
 func (a orderPhaseHookAdapter) Exit(t OrderPhaseTransition) {
-	a.h.OnExit(a.s, t)
+	if a.h != nil {
+		a.h.OnExit(a.s, t)
+	}
 }
 func (a orderPhaseHookAdapter) Enter(t OrderPhaseTransition) {
-	a.h.OnEnter(a.s, t)
+	if a.h != nil {
+		a.h.OnEnter(a.s, t)
+	}
 }
 
 // Place fires Place (Draft->Placed) without hooks; PlaceWith runs them.
@@ -99,7 +106,8 @@ func (s *OrderStatus) Place() error {
 }
 
 // PlaceWith fires Place (Draft->Placed): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) PlaceWith(h OrderPhaseHooks) error {
 	i := -1
@@ -121,7 +129,8 @@ func (s *OrderStatus) CanPlace() bool {
 }
 
 // PayWith fires Pay (Placed->Paid [PaymentCleared]): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) PayWith(h OrderPhaseHooks) error {
 	i := -1
@@ -143,7 +152,8 @@ func (s *OrderStatus) CanPay() bool {
 }
 
 // ShipWith fires Ship (Paid->Shipped [InStock]): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) ShipWith(h OrderPhaseHooks) error {
 	i := -1
@@ -176,7 +186,8 @@ func (s *OrderStatus) Deliver() error {
 }
 
 // DeliverWith fires Deliver (Shipped->Delivered): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) DeliverWith(h OrderPhaseHooks) error {
 	i := -1
@@ -209,7 +220,8 @@ func (s *OrderStatus) Cancel() error {
 }
 
 // CancelWith fires Cancel (Draft->Cancelled, Placed->Cancelled, Paid->Cancelled): it asks the guard, if any, runs
-// h.OnExit, moves Phase and runs h.OnEnter. The error is a
+// h.OnExit, moves Phase and runs h.OnEnter. With nil hooks no hook
+// runs and guarded transitions are refused. The error is a
 // *statemachine.TransitionError.
 func (s *OrderStatus) CancelWith(h OrderPhaseHooks) error {
 	i := -1
