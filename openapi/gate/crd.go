@@ -187,3 +187,14 @@ func crdSummary(r *CRDReport) string {
 	}
 	return s + "; FAIL\n  fix: " + v.Fix
 }
+
+// UnmarshalText reads a level's name, so a JSON report reads back.
+func (l *Level) UnmarshalText(text []byte) error {
+	for k, name := range levelNames {
+		if name == string(text) {
+			*l = k
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown level %q", text)
+}

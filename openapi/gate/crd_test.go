@@ -2,8 +2,10 @@ package gate
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -83,5 +85,160 @@ func TestCRDCases(t *testing.T) {
 				t.Errorf("exit %d does not match the verdict", code)
 			}
 		})
+	}
+}
+
+func runCRD(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Command(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// TestCRDKubeVersion: below 1.30 the server ratchets nothing, so a
+// tightening is breaking; from 1.30 it is a warning and the gate passes.
+func TestCRDKubeVersion(t *testing.T) {
+	dir := filepath.Join("testdata", "crd", "max-length-tightened")
+	for _, c := range []struct {
+		version string
+		code    int
+		level   string
+	}{{"", ExitPass, "warning"}, {"1.30", ExitPass, "warning"}, {"1.33", ExitPass, "warning"}, {"1.29", ExitViolation, "error"}, {"v1.28.3", ExitViolation, "error"}} {
+		args := []string{"-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml", "--format", "json"}
+		if c.version != "" {
+			args = append(args, "--kube-version", c.version)
+		}
+		code, out, errOut := runCRD(t, args...)
+		var report CRDReport
+		if err := json.Unmarshal([]byte(out), &report); err != nil {
+			t.Fatalf("%s: %v\n%s", c.version, err, errOut)
+		}
+		if code != c.code || len(report.Changes) != 1 || report.Changes[0].Level.String() != c.level {
+			t.Errorf("--kube-version %q: exit %d, changes %+v; want exit %d and one %s", c.version, code, report.Changes, c.code, c.level)
+		}
+	}
+	if code, _, errOut := runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml", "--kube-version", "1"); code != ExitError || !strings.Contains(errOut, "want X.Y") {
+		t.Errorf("--kube-version 1: exit %d, %s", code, errOut)
+	}
+}
+
+// TestCRDJSONFields: --format json lists each change with id, level, crd,
+// version, path and message.
+func TestCRDJSONFields(t *testing.T) {
+	_, out, _ := runCRD(t, "-C", filepath.Join("testdata", "crd", "field-removed"), "--crd-base", "base.yaml", "--crd-revision", "revision.yaml", "--format", "json")
+	var raw struct {
+		Changes []map[string]any `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw.Changes) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := map[string]any{"id": "crd-field-removed", "level": "error", "crd": "widgets.field-removed.gate.modelgen.io", "version": "v1", "path": ".spec.b"}
+	for k, v := range want {
+		if raw.Changes[0][k] != v {
+			t.Errorf("%s = %v, want %v", k, raw.Changes[0][k], v)
+		}
+	}
+	if raw.Changes[0]["message"] == "" {
+		t.Error("no message")
+	}
+}
+
+// TestCRDInputErrors: every malformed side is exit 2 with a positioned
+// message, all of one side's errors at once.
+func TestCRDInputErrors(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join("testdata", "crd", "field-added", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("good.yaml", string(good))
+	write("beta.yaml", strings.Replace(string(good), "apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1", 1))
+	write("unknown.yaml", strings.Replace(string(good), "  scope: Namespaced", "  scope: Namespaced\n  scoop: x", 1))
+	write("twice.yaml", string(good)+"---\n"+string(good))
+	write("notstructural.yaml", strings.Replace(string(good), "              a:\n                type: string", "              a: {}", 1))
+	write("nostorage.yaml", strings.Replace(string(good), "storage: true", "storage: false", 1))
+	write("bomb.yaml", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n")
+	write("empty.yaml", "apiVersion: v1\nkind: ConfigMap\n")
+	for _, c := range []struct{ file, want string }{
+		{"beta.yaml", "beta.yaml:1:1: apiVersion apiextensions.k8s.io/v1beta1"},
+		{"unknown.yaml", `unknown.yaml:1:1: not a CustomResourceDefinition: json: unknown field "scoop"`},
+		{"twice.yaml", "is defined again (first at twice.yaml:1:1)"},
+		{"notstructural.yaml", "not structural"},
+		{"nostorage.yaml", "0 storage versions"},
+		{"bomb.yaml", "max-yaml-alias-nodes"},
+		{"empty.yaml", "no CustomResourceDefinition found"},
+		{"missing.yaml", "no such file"},
+		{"/dev/zero", "character device"},
+	} {
+		code, _, errOut := runCRD(t, "-C", dir, "--crd-base", "good.yaml", "--crd-revision", c.file)
+		if code != ExitError || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", c.file, code, errOut, c.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"--crd-base", "good.yaml"},
+		{"--crd-base", "good.yaml", "--crd-revision", "good.yaml", "--base", "openapi.yaml"},
+		{"--crd-base", "good.yaml", "--crd-revision", "good.yaml", "--format", "xml"},
+	} {
+		if code, _, _ := runCRD(t, append([]string{"-C", dir}, args...)...); code != ExitError {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// TestCRDDirectoryAndGit: a side may be a directory (kustomization.yaml and
+// other kinds skipped) or git:<ref>:<dir>; CRDs pair by name, whatever
+// their file names.
+func TestCRDDirectoryAndGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	gitIn := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	copyCase := func(name, side, to string) {
+		data, err := os.ReadFile(filepath.Join("testdata", "crd", name, side))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(repo, to)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, to), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn("init", "-q")
+	copyCase("field-removed", "base.yaml", "crds/a.yaml")
+	copyCase("enum-narrowed", "base.yaml", "crds/b.yaml")
+	if err := os.WriteFile(filepath.Join(repo, "crds", "kustomization.yaml"), []byte("resources: [a.yaml, b.yaml]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn("add", "-A")
+	gitIn("commit", "-qm", "base")
+	gitIn("tag", "v1.0.0")
+	if err := os.Remove(filepath.Join(repo, "crds", "a.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	copyCase("field-removed", "revision.yaml", "crds/renamed.yaml")
+	copyCase("enum-narrowed", "revision.yaml", "crds/b.yaml")
+	code, out, errOut := runCRD(t, "-C", repo, "--crd-base", "git:v1.0.0:crds", "--crd-revision", "crds")
+	if code != ExitViolation || !strings.Contains(out, "crd-field-removed") || !strings.Contains(out, "crd-enum-narrowed") || strings.Contains(out, "crd-removed") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	code, _, errOut = runCRD(t, "-C", repo, "--crd-base", "git:v9:crds", "--crd-revision", "crds")
+	if code != ExitError || !strings.Contains(errOut, `git ref "v9" does not exist`) {
+		t.Errorf("missing ref: exit %d, %s", code, errOut)
 	}
 }
