@@ -222,3 +222,75 @@ func TestGeneratedContracts(t *testing.T) {
 		})
 	}
 }
+
+// kubeTypes hold the fields whose rules the generator can write only as
+// Kubernetes extensions (CEL rules and list types), which oasdiff does not
+// read.
+const kubeTypes = `// Package shop is a fixture of the gate's end-to-end tests.
+package shop
+
+// Order is an order.
+//
+// +modelgen:model
+type Order struct {
+	Region string ` + "`" + `json:"region,omitempty" validate:"omitempty,ip"` + "`" + `
+	Blob   []byte ` + "`" + `json:"blob,omitempty" validate:"max=10"` + "`" + `
+	Color  string ` + "`" + `json:"color,omitempty" validate:"omitempty,oneofci=red green blue"` + "`" + `
+	Ref    string ` + "`" + `json:"ref,omitempty"` + "`" + `
+	Tags   []string ` + "`" + `json:"tags,omitempty"` + "`" + `
+}
+`
+
+// TestGeneratedKubernetesRules: each change the API server enforces through
+// x-kubernetes-validations or x-kubernetes-list-type needs its bump, in both
+// directions. A removed rule is additive; a replaced rule is breaking both
+// ways, because the gate cannot prove that one CEL expression allows more
+// than another; a list type change is breaking both ways (server-side apply
+// merges the list differently).
+func TestGeneratedKubernetesRules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	cases := []struct {
+		name              string
+		edits             []string
+		forward, backward string // the rule id each way
+		backwardBreaking  bool
+	}{
+		{"required_with added", []string{"`json:\"ref,omitempty\"`", "`json:\"ref,omitempty\" validate:\"required_with=Color\"`"},
+			"x-kubernetes-validation-added", "x-kubernetes-validation-removed", false},
+		{"[]byte max narrowed", []string{"validate:\"max=10\"", "validate:\"max=2\""},
+			"x-kubernetes-validation-changed", "x-kubernetes-validation-changed", true},
+		{"oneofci narrowed", []string{"oneofci=red green blue", "oneofci=red green"},
+			"x-kubernetes-validation-changed", "x-kubernetes-validation-changed", true},
+		{"ip to ipv4", []string{"omitempty,ip\"", "omitempty,ipv4\""},
+			"x-kubernetes-validation-changed", "x-kubernetes-validation-changed", true},
+		{"listType=set added", []string{"\tTags   []string", "\t// +listType=set\n\tTags   []string"},
+			"x-kubernetes-list-type-changed", "x-kubernetes-list-type-changed", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			plain, tightened := kubeTypes, edit(t, kubeTypes, tc.edits...)
+			for _, dir := range []struct {
+				name     string
+				from, to string
+				id       string
+				breaking bool
+			}{{"forward", plain, tightened, tc.forward, true}, {"backward", tightened, plain, tc.backward, tc.backwardBreaking}} {
+				pass, fail := "1.1.0", "1.0.1"
+				if dir.breaking {
+					pass, fail = "2.0.0", "1.1.0"
+				}
+				baseDoc := generate(t, "1.0.0", dir.from)
+				revDoc := generate(t, fail, dir.to)
+				code, out := gateRun(t, baseDoc, revDoc)
+				if code != gate.ExitViolation || !strings.Contains(out, dir.id) || !strings.Contains(out, "version-bump-too-small") {
+					t.Errorf("%s at %s: exit %d, want 1 with %s\n%s", dir.name, fail, code, dir.id, out)
+				}
+				if code, out := gateRun(t, baseDoc, withVersion(t, revDoc, fail, pass)); code != gate.ExitPass {
+					t.Errorf("%s at %s: exit %d, want 0\n%s", dir.name, pass, code, out)
+				}
+			}
+		})
+	}
+}
