@@ -7,6 +7,7 @@ import (
 
 	"github.com/oasdiff/oasdiff/checker"
 	"github.com/oasdiff/oasdiff/diff"
+	"github.com/oasdiff/oasdiff/flatten/allof"
 	"github.com/oasdiff/oasdiff/load"
 )
 
@@ -29,6 +30,14 @@ func oasdiffChanges(base, revision *load.SpecInfo, warnIsAdditive bool) (changes
 			changes, err = nil, fmt.Errorf("oasdiff failed while comparing the documents: %v", r)
 		}
 	}()
+	// oasdiff compares allOf members one by one and caps what it finds
+	// there at WARN (all-of-not-flattened), which --warn-is-additive would
+	// then demote: merged first, a narrowed enum under allOf is the ERR it is.
+	for _, spec := range []*load.SpecInfo{base, revision} {
+		if _, err := allof.MergeSpec(spec.Spec); err != nil {
+			return nil, fmt.Errorf("%s: merging allOf: %w", spec.Url, err)
+		}
+	}
 	report, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(), base, revision)
 	if err != nil {
 		return nil, fmt.Errorf("comparing the documents: %w", err)
