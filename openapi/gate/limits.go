@@ -43,7 +43,8 @@ const (
 	DefaultMaxAliasNodes = 100_000
 	DefaultMaxDepth      = 100
 	// DefaultMaxSchemaPairs lets a comparison visit a million schema
-	// pairs, well under a second of CPU.
+	// pairs: about 5 s of CPU for oasdiff (a 16 MB generated contract is
+	// 780 thousand), well under a second for the CRD gate.
 	DefaultMaxSchemaPairs = 1_000_000
 )
 
