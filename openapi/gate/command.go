@@ -84,6 +84,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	var crd CRDOptions
 	fs.StringVar(&crd.Base, "crd-base", "", "the last release's CRDs: a file, a directory or git:<ref>:<path> (judges the CRDs instead of the OpenAPI contract)")
 	fs.StringVar(&crd.Revision, "crd-revision", "", "this release's CRDs: a file, a directory or git:<ref>:<path>")
+	fs.StringVar(&crd.BaseGoMod, "crd-base-go-mod", "", "the last release's go.mod, for --go-mod with --crd-base (default: --go-mod at the --crd-base git ref)")
 	fs.StringVar(&crd.KubeVersion, "kube-version", "", "oldest Kubernetes X.Y the CRDs are installed on (below 1.30 nothing is ratcheted); default 1.30 or later")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageText)
@@ -96,7 +97,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return ExitError // flag has printed the error and the usage
 	}
 	if crd.Base != "" || crd.Revision != "" {
-		crd.Dir, crd.Limits = opts.Dir, opts.Limits
+		crd.Dir, crd.Limits, crd.GoMod = opts.Dir, opts.Limits, opts.GoMod
 		return crdCommand(fs, crd, opts.Base, *format, stdout, stderr)
 	}
 	if err := checkUsage(fs, opts, *format); err != nil {

@@ -3,12 +3,16 @@ package gate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
+
+	"golang.org/x/mod/module"
 )
 
 // RatchetingSince is the first Kubernetes minor version whose API server
@@ -27,6 +31,11 @@ type CRDOptions struct {
 	// KubeVersion is the oldest Kubernetes the CRDs are installed on,
 	// "X.Y"; empty means one that ratchets validation (1.30 or later).
 	KubeVersion string
+	// GoMod, when set, is this release's go.mod; BaseGoMod the last
+	// release's (a file or git:<ref>:<path>; default, when Base is
+	// git:<ref>:..., GoMod at that ref). When the module's major version
+	// moved (/vN), removing a version or a CRD is allowed (a warning).
+	GoMod, BaseGoMod string
 	// Dir is the directory relative paths and git commands are taken from.
 	Dir string
 	// Limits bound what is read from each side and the comparison's work.
@@ -83,6 +92,13 @@ func RunCRD(ctx context.Context, opts CRDOptions) (*CRDReport, error) {
 	changes, err := compareCRDSides(base, rev, ratchets, opts.Limits)
 	if err != nil {
 		return nil, err
+	}
+	if opts.GoMod != "" {
+		from, to, err := moduleMajors(ctx, opts)
+		if err != nil {
+			return nil, &InputError{err}
+		}
+		allowRemovals(changes, from, to)
 	}
 	report := &CRDReport{Base: opts.Base, Revision: opts.Revision, KubeVersion: opts.KubeVersion, Changes: changes}
 	if report.KubeVersion == "" {
@@ -197,4 +213,61 @@ func (l *Level) UnmarshalText(text []byte) error {
 		}
 	}
 	return fmt.Errorf("unknown level %q", text)
+}
+
+// removalRules are the changes a new major version of the Go module may
+// make: a version or a CRD goes away (its Go package goes with it). An
+// incompatible change inside a version stays an error: no release number
+// helps the objects stored in it, nor its clients.
+var removalRules = []string{CRDRuleRemoved, CRDRuleVersionRemoved, CRDRuleVersionUnserved}
+
+// allowRemovals turns the removals into warnings when the module's major
+// version moved up.
+func allowRemovals(changes []CRDChange, from, to int) {
+	if to <= from {
+		return
+	}
+	for i, c := range changes {
+		if slices.Contains(removalRules, c.ID) && c.Level == LevelError {
+			changes[i].Level = LevelWarning
+			changes[i].Message += fmt.Sprintf(" (allowed: the Go module's major version moved from v%d to v%d)", from, to)
+		}
+	}
+}
+
+// moduleMajors reads the major version of the base's and the revision's
+// module paths (v0 and v1 count as 1).
+func moduleMajors(ctx context.Context, opts CRDOptions) (from, to int, err error) {
+	baseMod := opts.BaseGoMod
+	if baseMod == "" {
+		loc, err := parseLocation(opts.Base, opts.Dir)
+		if err != nil || loc.ref == "" {
+			return 0, 0, errors.New("--go-mod with a CRD base that is not git:<ref>:<path> needs --crd-base-go-mod, the last release's go.mod")
+		}
+		baseMod = gitPrefix + loc.ref + ":" + opts.GoMod
+	}
+	majors := make([]int, 2)
+	for i, given := range []string{baseMod, opts.GoMod} {
+		loc, err := parseLocation(given, opts.Dir)
+		if err != nil {
+			return 0, 0, err
+		}
+		data, err := loc.read(ctx, opts.Dir, 1<<20)
+		if err != nil {
+			return 0, 0, fmt.Errorf("go.mod: %w", err)
+		}
+		path, err := modulePathOf(given, data)
+		if err != nil {
+			return 0, 0, err
+		}
+		_, pathMajor, ok := module.SplitPathVersion(path)
+		if !ok {
+			return 0, 0, fmt.Errorf("%s: module path %s is not well formed", given, path)
+		}
+		majors[i] = 1
+		if n, err := strconv.Atoi(strings.TrimLeft(pathMajor, "/.v")); err == nil {
+			majors[i] = n
+		}
+	}
+	return majors[0], majors[1], nil
 }

@@ -242,3 +242,64 @@ func TestCRDDirectoryAndGit(t *testing.T) {
 		t.Errorf("missing ref: exit %d, %s", code, errOut)
 	}
 }
+
+// TestCRDRemovalNeedsMajorModule: un-serving a version is breaking, unless
+// the Go module's major version moved (its API package goes with it); an
+// incompatible change inside a version stays breaking whatever the module.
+func TestCRDRemovalNeedsMajorModule(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	gitIn := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	put := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	caseFile := func(name, side string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "crd", name, side))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	gitIn("init", "-q")
+	put("go.mod", "module example.com/shop\n\ngo 1.26\n")
+	put("crd.yaml", caseFile("version-unserved", "base.yaml"))
+	gitIn("add", "-A")
+	gitIn("commit", "-qm", "v1")
+	gitIn("tag", "v1.4.0")
+	put("crd.yaml", caseFile("version-unserved", "revision.yaml"))
+	args := []string{"-C", repo, "--crd-base", "git:v1.4.0:crd.yaml", "--crd-revision", "crd.yaml", "--go-mod", "go.mod"}
+	if code, out, errOut := runCRD(t, args...); code != ExitViolation {
+		t.Errorf("same module major: exit %d\n%s%s", code, out, errOut)
+	}
+	put("go.mod", "module example.com/shop/v2\n\ngo 1.26\n")
+	if code, out, errOut := runCRD(t, args...); code != ExitPass || !strings.Contains(out, "moved from v1 to v2") {
+		t.Errorf("module v2: exit %d\n%s%s", code, out, errOut)
+	}
+	rev := caseFile("version-unserved", "revision.yaml")
+	i := strings.Index(rev, "a:\n                type: string")
+	if i < 0 {
+		t.Fatal("no field a in the revision")
+	}
+	put("crd.yaml", rev[:i]+"a:\n                type: integer"+rev[i+len("a:\n                type: string"):])
+	if code, out, errOut := runCRD(t, args...); code != ExitViolation || !strings.Contains(out, "crd-type-changed") {
+		t.Errorf("module v2, type changed in place: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCRD(t, "-C", repo, "--crd-base", "crd.yaml", "--crd-revision", "crd.yaml", "--go-mod", "go.mod"); code != ExitError || !strings.Contains(errOut, "--crd-base-go-mod") {
+		t.Errorf("file base without --crd-base-go-mod: exit %d %s", code, errOut)
+	}
+	put("crd.yaml", rev)
+	if code, _, errOut := runCRD(t, "-C", repo, "--crd-base", "crd.yaml", "--crd-revision", "crd.yaml", "--go-mod", "go.mod"); code != ExitError || !strings.Contains(errOut, "--crd-base-go-mod") {
+		t.Errorf("file base without --crd-base-go-mod: exit %d %s", code, errOut)
+	}
+}
