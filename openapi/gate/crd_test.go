@@ -303,3 +303,22 @@ func TestCRDRemovalNeedsMajorModule(t *testing.T) {
 		t.Errorf("file base without --crd-base-go-mod: exit %d %s", code, errOut)
 	}
 }
+
+// TestCRDDocListsEveryRule: docs/gate-crd.md documents every rule id of the
+// CRD table and of the OpenAPI side's Kubernetes rules.
+func TestCRDDocListsEveryRule(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "gate-crd.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range CRDRules() {
+		if !strings.Contains(string(data), "`"+r.ID+"`") {
+			t.Errorf("docs/gate-crd.md does not list %s", r.ID)
+		}
+	}
+	for _, id := range []string{RuleKubeValidationAdded, RuleKubeListTypeChanged} {
+		if !strings.Contains(string(data), strings.TrimSuffix(id, "-added")) {
+			t.Errorf("docs/gate-crd.md does not mention %s", id)
+		}
+	}
+}
