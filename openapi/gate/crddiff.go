@@ -40,16 +40,17 @@ func (d *crdDiffer) limitError() error {
 
 // emit records a change of rule id at path. inCombinator names the allOf,
 // anyOf, oneOf or not the path is under ("" outside): the server ratchets
-// nothing there, nor anything below Kubernetes 1.30.
+// there only while the whole value is unchanged; below Kubernetes 1.30 it
+// ratchets nothing.
 func (d *crdDiffer) emit(id, path, inCombinator string, args ...any) {
 	rule := crdRuleByID[id]
 	level, msg := rule.Level, fmt.Sprintf(rule.Format, args...)
 	if rule.Ratcheted {
 		switch {
-		case inCombinator != "":
-			level, msg = LevelError, msg+" (under "+inCombinator+": not ratcheted, so updates of stored objects are refused)"
 		case !d.ratchets:
 			level, msg = LevelError, msg+" (the target Kubernetes does not ratchet validation: updates of stored objects are refused)"
+		case inCombinator != "":
+			msg += " (under " + inCombinator + ": ratcheted only while the whole value at " + cmpOr(combinatorOwner(path), ".") + " is unchanged)"
 		}
 	}
 	d.changes = append(d.changes, CRDChange{ID: id, Level: level, CRD: d.crd, Version: d.version, Path: path, Message: msg, Reason: rule.Reason})
@@ -490,7 +491,11 @@ func (d *crdDiffer) compareFlags(b, r *apiext.JSONSchemaProps, at, comb string) 
 	}
 	// an array without x-kubernetes-list-type is atomic
 	if old, cur := cmpOr(valueOf(b.XListType), "atomic"), cmpOr(valueOf(r.XListType), "atomic"); old != cur {
-		d.emit(CRDRuleListTypeChanged, at, comb, code(old), code(cur))
+		id := CRDRuleListTypeChanged
+		if cur == "atomic" {
+			id = CRDRuleListTypeLoosened
+		}
+		d.emit(id, at, comb, code(old), code(cur))
 	}
 	if old, cur := strings.Join(b.XListMapKeys, ","), strings.Join(r.XListMapKeys, ","); old != cur {
 		d.emit(CRDRuleListMapKeysChanged, at, comb, code(old), code(cur))
@@ -748,4 +753,13 @@ func additionalOf(s *apiext.JSONSchemaProps) *apiext.JSONSchemaProps {
 		return &apiext.JSONSchemaProps{}
 	}
 	return nil
+}
+
+// combinatorOwner is the place whose schema holds the outermost combinator
+// of path (".spec.a<anyOf[0]>.b" → ".spec.a").
+func combinatorOwner(path string) string {
+	if i := strings.Index(path, "<"); i >= 0 {
+		return path[:i]
+	}
+	return path
 }

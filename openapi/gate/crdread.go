@@ -17,6 +17,7 @@ import (
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // maxCRDFiles bounds how many files one side of the CRD gate may list (a
@@ -183,8 +184,19 @@ func decodeCRD(doc *yaml.Node, lim Limits) (*apiext.CustomResourceDefinition, er
 	if err := checkNesting(doc, lim); err != nil {
 		return nil, err
 	}
+	// Decoded as kubectl decodes it (sigs.k8s.io/yaml, YAML 1.1: an
+	// unquoted y, no, on is a boolean), not as YAML 1.2 would: the gate
+	// judges what the API server was given.
+	text, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := sigsyaml.YAMLToJSONStrict(text)
+	if err != nil {
+		return nil, err
+	}
 	var generic any
-	if err := doc.Decode(&generic); err != nil {
+	if err := json.Unmarshal(raw, &generic); err != nil {
 		return nil, err
 	}
 	if generic == nil {
@@ -199,10 +211,6 @@ func decodeCRD(doc *yaml.Node, lim Limits) (*apiext.CustomResourceDefinition, er
 	}
 	if top["apiVersion"] != apiext.SchemeGroupVersion.String() {
 		return nil, fmt.Errorf("apiVersion %v: the gate reads %s CRDs only", top["apiVersion"], apiext.SchemeGroupVersion)
-	}
-	raw, err := json.Marshal(generic)
-	if err != nil {
-		return nil, fmt.Errorf("not a CustomResourceDefinition: %w", err)
 	}
 	jd := json.NewDecoder(bytes.NewReader(raw))
 	jd.DisallowUnknownFields()

@@ -11,9 +11,9 @@ package gate
 // update for a value that did not change (validation ratcheting, KEP-4008:
 // beta and on by default in Kubernetes 1.30, GA in 1.33): stored objects
 // keep working on update, creates and changed values are refused. Such a
-// rule is an error instead when --kube-version is below 1.30, and when the
-// change sits under allOf, anyOf, oneOf or not, which the server does not
-// ratchet.
+// rule is an error instead when --kube-version is below 1.30. Under allOf,
+// anyOf, oneOf or not the server ratchets only while the whole value there
+// is unchanged (proved on the API server: examples/e2e/crdgate).
 type CRDRule struct {
 	ID        string
 	Level     Level
@@ -76,6 +76,7 @@ const (
 	CRDRuleIntOrStringAdded        = "crd-int-or-string-added"
 	CRDRuleEmbeddedResourceChanged = "crd-embedded-resource-changed"
 	CRDRuleListTypeChanged         = "crd-list-type-changed"
+	CRDRuleListTypeLoosened        = "crd-list-type-loosened"
 	CRDRuleListMapKeysChanged      = "crd-list-map-keys-changed"
 	CRDRuleMapTypeChanged          = "crd-map-type-changed"
 	CRDRuleAdditionalPropsRemoved  = "crd-additional-properties-removed"
@@ -166,12 +167,13 @@ var crdRules = append([]CRDRule{
 	{CRDRuleIntOrStringRemoved, LevelError, false, "stored values of the other type fail validation on update, and clients decode another type", "x-kubernetes-int-or-string removed"},
 	{CRDRuleIntOrStringAdded, LevelInfo, false, "integers and strings are both accepted", "x-kubernetes-int-or-string added"},
 	{CRDRuleEmbeddedResourceChanged, LevelError, false, "an embedded resource must carry apiVersion and kind and has its metadata pruned: stored objects are read differently", "x-kubernetes-embedded-resource changed from %v to %v"},
-	{CRDRuleListTypeChanged, LevelError, false, "list types are not ratcheted, and server-side apply merges the list differently", "x-kubernetes-list-type changed from %s to %s"},
-	{CRDRuleListMapKeysChanged, LevelError, false, "list map keys are not ratcheted, and server-side apply merges the list by other keys", "x-kubernetes-list-map-keys changed from %s to %s"},
+	{CRDRuleListTypeChanged, LevelWarning, false, "creates with duplicates are refused; on update the server checks list invariants only when the stored object met them, so stored objects keep working (whatever the Kubernetes version); server-side apply merges the list differently", "x-kubernetes-list-type changed from %s to %s"},
+	{CRDRuleListTypeLoosened, LevelInfo, false, "an atomic list has no invariant to check (server-side apply replaces it whole)", "x-kubernetes-list-type changed from %s to %s"},
+	{CRDRuleListMapKeysChanged, LevelWarning, false, "creates with duplicate keys are refused; on update the server checks list invariants only when the stored object met them, so stored objects keep working; server-side apply merges the list by other keys", "x-kubernetes-list-map-keys changed from %s to %s"},
 	{CRDRuleMapTypeChanged, LevelError, false, "server-side apply merges the map differently", "x-kubernetes-map-type changed from %s to %s"},
 	{CRDRuleAdditionalPropsRemoved, LevelError, false, "the map's entries are pruned from stored objects on read (not ratcheted)", "additionalProperties removed"},
 	{CRDRuleAdditionalPropsAdded, LevelInfo, false, "the object now keeps arbitrary keys", "additionalProperties added"},
-	{CRDRuleCombinatorChanged, LevelError, false, "allOf, anyOf, oneOf and not are not ratcheted: a changed branch can refuse updates of stored objects", "%s changed from %d to %d branches"},
+	{CRDRuleCombinatorChanged, LevelWarning, true, "a changed set of branches may refuse values it allowed; ratcheted only while the whole value there is unchanged", "%s changed from %d to %d branches"},
 	{CRDRuleUniqueItemsAdded, LevelWarning, true, "lists with duplicates are refused in creates and changed values", "uniqueItems added"},
 	{CRDRuleUniqueItemsRemoved, LevelInfo, false, "validation is looser", "uniqueItems removed"},
 	{CRDRuleRuleAdded, LevelWarning, true, "a rule without oldSelf is ratcheted: stored objects keep working on update while the value is unchanged, creates that break it are refused", "CEL rule added: %s"},

@@ -76,3 +76,62 @@ func TestLimitWork(t *testing.T) {
 		t.Logf("%s %v: exit %d in %v", c.base, c.args, code, took)
 	}
 }
+
+// BenchmarkWorkBound measures how long the gate takes to refuse the two
+// documents that once took minutes (an anyOf of 1000 branches; 3000 paths
+// sharing 3000 properties), and to compare a small anyOf it lets through:
+//
+//	go test ./openapi/gate -run '^$' -bench WorkBound -benchtime 3x
+func BenchmarkWorkBound(b *testing.B) {
+	dir := b.TempDir()
+	for name, doc := range map[string]string{
+		"anyOf1000": anyOfDoc(1000, "1.0.0"), "wide3000x3000": wideDoc(3000, 3000, "1.0.0"), "anyOf20": anyOfDoc(20, "1.0.0"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name+".yaml"), []byte(doc), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		want int
+	}{{"anyOf1000", ExitError}, {"wide3000x3000", ExitError}, {"anyOf20", ExitPass}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				var out, errOut bytes.Buffer
+				if code := Command([]string{"-C", dir, "--base", c.name + ".yaml", "--revision", c.name + ".yaml"}, &out, &errOut); code != c.want {
+					b.Fatalf("exit %d: %s", code, errOut.String())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCRDCompare measures the CRD gate on a CRD of many fields, and
+// its refusal of a comparison beyond --max-schema-pairs.
+func BenchmarkCRDCompare(b *testing.B) {
+	var yml strings.Builder
+	yml.WriteString("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.x.io}\nspec:\n  group: x.io\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n")
+	for i := range 20_000 {
+		fmt.Fprintf(&yml, "              f%d: {type: string, maxLength: %d}\n", i, i+1)
+	}
+	crds, err := parseCRDFile("big.yaml", []byte(yml.String()), DefaultLimits())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("compare20000fields", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := compareCRDSides(crds, crds, true, DefaultLimits()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("refuse", func(b *testing.B) {
+		lim := DefaultLimits()
+		lim.MaxSchemaPairs = 1000
+		for b.Loop() {
+			if _, err := compareCRDSides(crds, crds, true, lim); err == nil {
+				b.Fatal("not refused")
+			}
+		}
+	})
+}

@@ -3,8 +3,9 @@
 // Package crdgate proves the CRD gate's verdicts on a real kube-apiserver:
 // for every case folder of openapi/gate/testdata/crd it installs the base
 // CRD, stores objects, applies the revision, then reads them back, updates
-// them unchanged, updates the tightened field and creates afresh, and
-// checks that what the server did is what the gate said.
+// them unchanged, updates another field (spec.other, in every case's
+// schema), updates the tightened field and creates afresh, and checks that
+// what the server did is what the gate said.
 package crdgate
 
 import (
@@ -69,17 +70,18 @@ type outcome struct {
 	crdRefused       error
 	readChanged      []string // stored data that reads back differently (pruned, defaulted) or not at all
 	unchangedRefused error
+	neighbourRefused error // an update of spec.other, beside the changed field
 	touchRefused     error
 	freshRefused     error
 }
 
 // level is the verdict the server's behaviour stands for: error when stored
-// objects lost data, cannot be read or updated unchanged, or the CRD update
-// itself is refused; warning when only changed values and creates are
-// refused; info otherwise.
+// objects lost data, cannot be read, cannot be updated unchanged or with
+// another field changed, or the CRD update itself is refused; warning when
+// only changed values and creates are refused; info otherwise.
 func (o outcome) level() gate.Level {
 	switch {
-	case o.crdRefused != nil || len(o.readChanged) > 0 || o.unchangedRefused != nil:
+	case o.crdRefused != nil || len(o.readChanged) > 0 || o.unchangedRefused != nil || o.neighbourRefused != nil:
 		return gate.LevelError
 	case o.touchRefused != nil || o.freshRefused != nil:
 		return gate.LevelWarning
@@ -88,8 +90,8 @@ func (o outcome) level() gate.Level {
 }
 
 func (o outcome) String() string {
-	return fmt.Sprintf("CRD update refused: %v; read changed: %v; unchanged update refused: %v; tightened update refused: %v; create refused: %v",
-		o.crdRefused, o.readChanged, o.unchangedRefused, o.touchRefused, o.freshRefused)
+	return fmt.Sprintf("CRD update refused: %v; read changed: %v; unchanged update refused: %v; update of another field refused: %v; tightened update refused: %v; create refused: %v",
+		o.crdRefused, o.readChanged, o.unchangedRefused, o.neighbourRefused, o.touchRefused, o.freshRefused)
 }
 
 func caseDirs(t *testing.T) []string {
@@ -180,6 +182,11 @@ func observe(t *testing.T, dir string, cf caseFile) outcome {
 	for _, s := range stored {
 		if err := updateSpec(ctx, &rev, at, s.GetName(), nil); err != nil && o.unchangedRefused == nil {
 			o.unchangedRefused = err
+		}
+	}
+	for _, s := range stored {
+		if err := updateSpec(ctx, &rev, at, s.GetName(), map[string]any{"other": "changed"}); err != nil && o.neighbourRefused == nil {
+			o.neighbourRefused = err
 		}
 	}
 	if cf.Touch != nil && len(stored) > 0 {
