@@ -1,8 +1,12 @@
 package gate
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -43,4 +47,72 @@ func FuzzCRDGate(f *testing.F) {
 			t.Errorf("took %v", took)
 		}
 	})
+}
+
+// TestCRDMutations runs FuzzCRDGate's property over line-level mutations of
+// the case folders (lines dropped, repeated, swapped between base and
+// revision, values changed): a fixed-seed stand-in for the fuzzer where it
+// cannot run. MODELGEN_CRD_MUTATIONS sets the count (default 300).
+func TestCRDMutations(t *testing.T) {
+	n := 300
+	if v, err := strconv.Atoi(os.Getenv("MODELGEN_CRD_MUTATIONS")); err == nil {
+		n = v
+	}
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "crd", "*"))
+	var files [][]string
+	for _, dir := range dirs {
+		for _, side := range []string{"base.yaml", "revision.yaml"} {
+			data, err := os.ReadFile(filepath.Join(dir, side))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, strings.Split(string(data), "\n"))
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	lim := Limits{MaxBytes: 1 << 20, MaxAliases: 100, MaxAliasNodes: 10_000, MaxDepth: 50, MaxSchemaPairs: 100_000}
+	values := []string{"true", "false", "0", "-1", "1e300", "null", "[]", "{}", "\"\"", "*a", "&a x", "type: array", "x-kubernetes-list-type: map", "x-kubernetes-preserve-unknown-fields: true", "- rule: self == oldSelf"}
+	accepted := 0
+	for i := range n {
+		pair := [2][]string{slices.Clone(files[rng.IntN(len(files))]), slices.Clone(files[rng.IntN(len(files))])}
+		for k := range 1 + rng.IntN(4) {
+			lines := pair[k%2]
+			if len(lines) < 2 {
+				continue
+			}
+			j := rng.IntN(len(lines))
+			switch rng.IntN(4) {
+			case 0:
+				lines = slices.Delete(lines, j, j+1)
+			case 1:
+				lines = slices.Insert(lines, j, lines[rng.IntN(len(lines))])
+			case 2:
+				indent := len(lines[j]) - len(strings.TrimLeft(lines[j], " "))
+				if key, _, ok := strings.Cut(strings.TrimSpace(lines[j]), ":"); ok {
+					lines[j] = strings.Repeat(" ", indent) + key + ": " + values[rng.IntN(len(values))]
+				}
+			case 3:
+				lines[j] = strings.Repeat(" ", rng.IntN(20)) + strings.TrimLeft(lines[j], " ")
+			}
+			pair[k%2] = lines
+		}
+		start := time.Now()
+		base, errB := parseCRDFile("base.yaml", []byte(strings.Join(pair[0], "\n")), lim)
+		rev, errR := parseCRDFile("revision.yaml", []byte(strings.Join(pair[1], "\n")), lim)
+		if errB == nil && errR == nil && len(base) > 0 && len(rev) > 0 {
+			changes, err := compareCRDSides(base, rev, i%2 == 0, lim)
+			if err == nil {
+				accepted++
+				for _, c := range changes {
+					if crdRuleByID[c.ID].ID == "" || c.Message == "" || strings.Contains(c.Message, "%!") {
+						t.Errorf("mutation %d: a malformed change %+v", i, c)
+					}
+				}
+			}
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("mutation %d took %v", i, took)
+		}
+	}
+	t.Logf("%d mutations, %d compared", n, accepted)
 }
