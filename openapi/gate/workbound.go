@@ -25,7 +25,7 @@ type workEstimate struct {
 // against one schema diff of an operation: measured, an anyOf of 1000
 // two-schema branches (2 million pairs) took 78 to 117 s (40 to 58 µs a
 // pair), where a 16 MB contract of 780 thousand operation schemas takes
-// about 5 s (6.4 µs each). At the default limit either is about 5 s.
+// about 5 s (6.4 µs each). At the default limit either is about 5 to 6 s.
 const branchPairWeight = 8
 
 // maxWork is where a sum saturates, far above any limit.
