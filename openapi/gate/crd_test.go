@@ -326,3 +326,26 @@ func TestCRDDocListsEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// TestCRDDecodedAsKubectlDecodes: an unquoted y in a CRD is the boolean
+// true to kubectl (sigs.k8s.io/yaml, YAML 1.1), so an enum value written y
+// and then "y" changed, and the gate says so.
+func TestCRDDecodedAsKubectlDecodes(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "crd", "enum-widened", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "- x\n") {
+		t.Fatal("the fixture has no enum value x")
+	}
+	dir := t.TempDir()
+	for name, value := range map[string]string{"base.yaml": "- y\n", "revision.yaml": "- \"y\"\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Replace(string(data), "- x\n", value, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, out, errOut := runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml")
+	if !strings.Contains(out, "crd-enum-narrowed") || !strings.Contains(out, "true") {
+		t.Errorf("y and \"y\" compared equal:\n%s%s", out, errOut)
+	}
+}
