@@ -19,6 +19,8 @@ const (
 
 const usageText = `usage: modelgen gate --base <file | git:<ref>:<path>> [--revision openapi.yaml]
                      [--go-mod go.mod] [--format text|json|githubactions] [--suggest]
+       modelgen gate --crd-base <file | dir | git:<ref>:<path>> --crd-revision <file | dir>
+                     [--kube-version X.Y] [--format text|json|githubactions]
 
 Compares the last release's OpenAPI contract (--base) with this one (--revision).
 oasdiff classifies every change (ERR and WARN are breaking, INFO additive); removing
@@ -27,6 +29,13 @@ x-modelgen-access) is breaking too. The gate then demands the matching bump of
 info.version: a major bump for a breaking change (a minor one below v1.0.0), at
 least a minor bump for an additive change, anything for no change. With --go-mod,
 the module path must end in /vN for N >= 2 and carry no suffix for v0 and v1.
+
+With --crd-base and --crd-revision the gate judges the CRDs instead, for what
+the API server does to stored objects and to the next write once the revision
+replaces the base (docs/gate-crd.md): error for a breaking change (pruned data,
+refused updates, unreadable versions), warning for validation tightened for new
+writes only (ratcheted by the server from Kubernetes 1.30; an error with
+--kube-version below 1.30), info for an additive one. Exit 1 on any error.
 
 git:<ref>:<path> reads the document with git show; the path is relative to the
 repository root.
@@ -47,6 +56,7 @@ Examples:
   modelgen gate --base git:$(git merge-base HEAD origin/main):api/openapi.yaml \
                 --revision api/openapi.yaml --format githubactions
   modelgen gate --base released.yaml --revision openapi.yaml --suggest
+  modelgen gate --crd-base git:v1.4.0:config/crd/bases --crd-revision config/crd/bases
 
 Flags:
 `
@@ -70,6 +80,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opts.Limits.MaxAliases, "max-yaml-aliases", DefaultMaxAliases, "most YAML aliases a document may use")
 	fs.IntVar(&opts.Limits.MaxAliasNodes, "max-yaml-alias-nodes", DefaultMaxAliasNodes, "most YAML nodes the aliases of a document may add once expanded")
 	fs.IntVar(&opts.Limits.MaxDepth, "max-schema-depth", DefaultMaxDepth, "longest chain of nested schemas (through $refs) a document may have")
+	fs.IntVar(&opts.Limits.MaxSchemaPairs, "max-schema-pairs", DefaultMaxSchemaPairs, "most pairs of schemas one comparison may visit (bounds the work)")
+	var crd CRDOptions
+	fs.StringVar(&crd.Base, "crd-base", "", "the last release's CRDs: a file, a directory or git:<ref>:<path> (judges the CRDs instead of the OpenAPI contract)")
+	fs.StringVar(&crd.Revision, "crd-revision", "", "this release's CRDs: a file, a directory or git:<ref>:<path>")
+	fs.StringVar(&crd.BaseGoMod, "crd-base-go-mod", "", "the last release's go.mod, for --go-mod with --crd-base (default: --go-mod at the --crd-base git ref)")
+	fs.StringVar(&crd.KubeVersion, "kube-version", "", "oldest Kubernetes X.Y the CRDs are installed on (below 1.30 nothing is ratcheted); default 1.30 or later")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageText)
 		fs.PrintDefaults()
@@ -79,6 +95,10 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return ExitPass // flag has printed the usage
 		}
 		return ExitError // flag has printed the error and the usage
+	}
+	if crd.Base != "" || crd.Revision != "" {
+		crd.Dir, crd.Limits, crd.GoMod = opts.Dir, opts.Limits, opts.GoMod
+		return crdCommand(fs, crd, opts.Base, *format, stdout, stderr)
 	}
 	if err := checkUsage(fs, opts, *format); err != nil {
 		fmt.Fprintf(stderr, "modelgen gate: %v\n", err)
@@ -114,4 +134,38 @@ func checkUsage(fs *flag.FlagSet, opts Options, format string) error {
 		return fmt.Errorf("--format %q: want one of %s", format, strings.Join(Formats, ", "))
 	}
 	return nil
+}
+
+// crdCommand runs the CRD side of the gate: exit 0 when no change is
+// breaking, 1 when one is, 2 for usage or input errors.
+func crdCommand(fs *flag.FlagSet, opts CRDOptions, openapiBase, format string, stdout, stderr io.Writer) int {
+	var err error
+	switch {
+	case fs.NArg() > 0:
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case openapiBase != "":
+		err = errors.New("--base and --crd-base judge different contracts: run the gate once for each")
+	case opts.Base == "" || opts.Revision == "":
+		err = errors.New("--crd-base and --crd-revision go together")
+	case !slices.Contains(Formats, format):
+		err = fmt.Errorf("--format %q: want one of %s", format, strings.Join(Formats, ", "))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "modelgen gate: %v\n", err)
+		fmt.Fprintln(stderr, "run 'modelgen gate -h' for usage")
+		return ExitError
+	}
+	report, err := RunCRD(context.Background(), opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "modelgen gate: %v\n", err)
+		return ExitError
+	}
+	if err := WriteCRD(stdout, report, format); err != nil {
+		fmt.Fprintf(stderr, "modelgen gate: writing the report: %v\n", err)
+		return ExitError
+	}
+	if !report.Verdict.Pass {
+		return ExitViolation
+	}
+	return ExitPass
 }

@@ -64,6 +64,21 @@ extension that disappears with its property is left to oasdiff, which reports
 the property. A malformed extension, or one of a later format version, is an
 input error. Rules lists these rule ids with their level and meaning.
 
+The Kubernetes extensions the generator writes (x-kubernetes-validations,
+x-kubernetes-list-type, -list-map-keys, -map-type) are compared the same way:
+a CEL rule added or replaced, or a list or map type changed, is breaking; a
+rule removed, or only its message changed, additive. The CEL rules of a state
+machine are left to the machine rules. Before oasdiff classifies, allOf is
+merged (oasdiff's flatten/allof), so a change inside a generated kind's allOf
+keeps its level.
+
+# The CRD side
+
+With CRDOptions (--crd-base, --crd-revision) RunCRD judges CRDs instead: for
+what the API server does to stored objects and the next write, with
+validation ratcheting (KEP-4008) in mind. Its rules are CRDRules; the page
+docs/gate-crd.md explains the verdicts and the version rule for CRDs.
+
 # The version rule
 
 Versions are the info.version of both documents, MAJOR.MINOR.PATCH with or
@@ -102,7 +117,9 @@ than schemas within Limits.MaxDepth could be. kin-openapi then loads the
 document with external references disallowed and a reader that refuses every
 location, and validates it; the longest chain of nested schemas, through
 $refs, must be at most Limits.MaxDepth (oasdiff's work grows with the square
-of it). The two sides load in parallel. A refusal is an *InputError (exit 2) and, for a
+of it). The work is bounded too (Limits.MaxSchemaPairs): a linear estimate
+of what kin-openapi and oasdiff would visit ($refs unfolded, anyOf and oneOf
+branch pairs, allOf merges) is refused above it. The two sides load in parallel. A refusal is an *InputError (exit 2) and, for a
 limit, a *LimitError naming the flag that raises it.
 */
 package gate

@@ -32,6 +32,7 @@ func diffFacts(at place, old, cur facts) []Change {
 	case cur.access != nil:
 		changes = append(changes, newChange(RuleAccessAdded, at, codes(cur.access.Read), codes(cur.access.Write)))
 	}
+	changes = append(changes, diffKube(at, old.kube, cur.kube)...)
 	wasTenant, isTenant := old.access != nil && old.access.Tenant, cur.access != nil && cur.access.Tenant
 	switch {
 	case wasTenant && !isTenant:

@@ -25,6 +25,7 @@ const (
 type facts struct {
 	machine *ext.StateMachine
 	access  *ext.Access
+	kube    *kubeFacts
 }
 
 // extensions holds the decoded extensions of one document, by the schema
@@ -139,7 +140,12 @@ func (c *collector) decode(extensions map[string]any, pointer *trail) (facts, bo
 			f.access = &a
 		}
 	}
-	return f, f.machine != nil || f.access != nil
+	k, err := decodeKube(extensions)
+	if err != nil {
+		c.errs = append(c.errs, fmt.Errorf("%s: %w", pointer, err))
+	}
+	f.kube = k
+	return f, f.machine != nil || f.access != nil || f.kube != nil
 }
 
 func (c *collector) fail(pointer *trail, extension string, err error) {

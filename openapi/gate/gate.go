@@ -96,6 +96,7 @@ type side struct {
 	spec    *load.SpecInfo
 	version version
 	ext     *extensions
+	lim     Limits // what it was read with; bounds the comparison's work too
 }
 
 // readSide reads, loads and validates one document; Run marks its errors as
@@ -135,7 +136,7 @@ func parseSide(ctx context.Context, loc location, data []byte, lim Limits) (*sid
 			Msg:  fmt.Sprintf("schemas nest %d levels deep, more than the limit of %d", ext.depth, lim.MaxDepth),
 			Flag: "max-schema-depth"})
 	}
-	return &side{spec: spec, version: v, ext: ext}, nil
+	return &side{spec: spec, version: v, ext: ext, lim: lim}, nil
 }
 
 // compare lists oasdiff's changes and the extension changes, most severe
@@ -146,7 +147,7 @@ func compare(base, revision *side, warnIsAdditive bool) ([]Change, error) {
 		return nil, err
 	}
 	adoptNames(revision.spec.Spec, renamed)
-	changes, err := oasdiffChanges(base.spec, revision.spec, warnIsAdditive)
+	changes, err := oasdiffChanges(base.spec, revision.spec, warnIsAdditive, base.lim.orDefaults())
 	if err != nil {
 		return nil, &InputError{err}
 	}

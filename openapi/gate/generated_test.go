@@ -142,11 +142,11 @@ func TestGeneratedContracts(t *testing.T) {
 			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n",
 			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n\tDivision string `json:\"division,omitempty\" access:\"read=*,write=clerk\"`\n"), false, []string{
 			"component `Owner` was renamed `Party`; its shape changed too",
-			"additive new-optional-request-property @ POST /models/shop/Order: added the new optional request property `owner/allOf[#/components/schemas/Owner]/division`"}},
+			"additive new-optional-request-property @ POST /models/shop/Order: added the new optional request property `owner/division`"}},
 		{"rename + required request property added", append(rename,
 			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n",
 			"\tTenantID string `json:\"tenantId\" access:\"tenant,read=*,write=-\"`\n\tDivision string `json:\"division\" access:\"read=*,write=clerk\"`\n"), true, []string{
-			"breaking new-required-request-property @ POST /models/shop/Order: added the new required request property `owner/allOf[#/components/schemas/Owner]/division`"}},
+			"breaking new-required-request-property @ POST /models/shop/Order: added the new required request property `owner/division`"}},
 		{"rename + transition removed + auditor's read dropped (the bypass once reported)", append(rename,
 			";Open->Returned:Cancel", "", "`json:\"sku\" access:\"read=clerk|auditor,", "`json:\"sku\" access:\"read=clerk,"), true, []string{
 			"breaking state-machine-transition-removed @ POST /models/shop/Order request → .lines[].state: state machine `LineState`: transition `Open -Cancel-> Returned` was removed",
@@ -159,8 +159,9 @@ func TestGeneratedContracts(t *testing.T) {
 			"\tReturned LineState = \"Returned\"\n", ""), true, []string{
 			"state-machine-state-removed", "state `Returned` was removed", "POST /models/shop/Order request → .lines[].state"}},
 		{"rename + state added", append(rename, machine, `state:"initial=Open;Open->Shipped:Ship;Shipped->Returned:Return;Open->Returned:Cancel;Returned->Open:Reopen;Returned->Lost:Lose"`,
-			"\tReturned LineState = \"Returned\"\n", "\tReturned LineState = \"Returned\"\n\tLost LineState = \"Lost\"\n"), false, []string{
-			"additive state-machine-state-added @ POST /models/shop/Order request → .lines[].state: state machine `LineState`: state `Lost` was added"}},
+			"\tReturned LineState = \"Returned\"\n", "\tReturned LineState = \"Returned\"\n\tLost LineState = \"Lost\"\n"), true, []string{
+			"additive state-machine-state-added @ POST /models/shop/Order request → .lines[].state: state machine `LineState`: state `Lost` was added",
+			"breaking response-property-enum-value-added @ POST /models/shop/Order: added the new `Lost` enum value to the `lines/items/state` response property"}},
 		{"rename + initial changed", append(rename, "initial=Open;", "initial=Shipped;"), true, []string{
 			"state-machine-initial-changed", "initial state changed from `Open` to `Shipped`"}},
 		{"rename + read role removed", append(rename, "`json:\"sku\" access:\"read=clerk|auditor,", "`json:\"sku\" access:\"read=clerk,"), true, []string{
@@ -195,8 +196,10 @@ func TestGeneratedContracts(t *testing.T) {
 			"`json:\"note\" access:\"read=clerk|auditor,write=clerk\"", "`json:\"note\" access:\"read=clerk|auditor,write=clerk|auditor\""}, false, []string{
 			"access-write-role-added", "POST /models/shop/Order request → .extras{}.note: role `auditor` may now write this property"}},
 	}
-	// oasdiff counts a new enum value in a response as a WARN (clients may
-	// not know it), so a new state is additive only when asked.
+	// oasdiff counts a new enum value in a response as an ERR (clients may
+	// not know it). Before the gate merged allOf, oasdiff capped it at WARN
+	// (the state's schema is under allOf), which --warn-is-additive demoted;
+	// merged, it stays breaking even with the flag.
 	args := map[string][]string{"rename + state added": {"--warn-is-additive"}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -218,6 +221,78 @@ func TestGeneratedContracts(t *testing.T) {
 			}
 			if code, out := gateRun(t, baseDoc, withVersion(t, revDoc, fail, pass), args[tc.name]...); code != gate.ExitPass {
 				t.Errorf("at %s: exit %d, want 0\n%s", pass, code, out)
+			}
+		})
+	}
+}
+
+// kubeTypes hold the fields whose rules the generator can write only as
+// Kubernetes extensions (CEL rules and list types), which oasdiff does not
+// read.
+const kubeTypes = `// Package shop is a fixture of the gate's end-to-end tests.
+package shop
+
+// Order is an order.
+//
+// +modelgen:model
+type Order struct {
+	Region string ` + "`" + `json:"region,omitempty" validate:"omitempty,ip"` + "`" + `
+	Blob   []byte ` + "`" + `json:"blob,omitempty" validate:"max=10"` + "`" + `
+	Color  string ` + "`" + `json:"color,omitempty" validate:"omitempty,oneofci=red green blue"` + "`" + `
+	Ref    string ` + "`" + `json:"ref,omitempty"` + "`" + `
+	Tags   []string ` + "`" + `json:"tags,omitempty"` + "`" + `
+}
+`
+
+// TestGeneratedKubernetesRules: each change the API server enforces through
+// x-kubernetes-validations or x-kubernetes-list-type needs its bump, in both
+// directions. A removed rule is additive; a replaced rule is breaking both
+// ways, because the gate cannot prove that one CEL expression allows more
+// than another; a list type change is breaking both ways (server-side apply
+// merges the list differently).
+func TestGeneratedKubernetesRules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	cases := []struct {
+		name              string
+		edits             []string
+		forward, backward string // the rule id each way
+		backwardBreaking  bool
+	}{
+		{"required_with added", []string{"`json:\"ref,omitempty\"`", "`json:\"ref,omitempty\" validate:\"required_with=Color\"`"},
+			"x-kubernetes-validation-added", "x-kubernetes-validation-removed", false},
+		{"[]byte max narrowed", []string{"validate:\"max=10\"", "validate:\"max=2\""},
+			"x-kubernetes-validation-changed", "x-kubernetes-validation-changed", true},
+		{"oneofci narrowed", []string{"oneofci=red green blue", "oneofci=red green"},
+			"x-kubernetes-validation-changed", "x-kubernetes-validation-changed", true},
+		{"ip to ipv4", []string{"omitempty,ip\"", "omitempty,ipv4\""},
+			"x-kubernetes-validation-changed", "x-kubernetes-validation-changed", true},
+		{"listType=set added", []string{"\tTags   []string", "\t// +listType=set\n\tTags   []string"},
+			"x-kubernetes-list-type-changed", "x-kubernetes-list-type-changed", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			plain, tightened := kubeTypes, edit(t, kubeTypes, tc.edits...)
+			for _, dir := range []struct {
+				name     string
+				from, to string
+				id       string
+				breaking bool
+			}{{"forward", plain, tightened, tc.forward, true}, {"backward", tightened, plain, tc.backward, tc.backwardBreaking}} {
+				pass, fail := "1.1.0", "1.0.1"
+				if dir.breaking {
+					pass, fail = "2.0.0", "1.1.0"
+				}
+				baseDoc := generate(t, "1.0.0", dir.from)
+				revDoc := generate(t, fail, dir.to)
+				code, out := gateRun(t, baseDoc, revDoc)
+				if code != gate.ExitViolation || !strings.Contains(out, dir.id) || !strings.Contains(out, "version-bump-too-small") {
+					t.Errorf("%s at %s: exit %d, want 1 with %s\n%s", dir.name, fail, code, dir.id, out)
+				}
+				if code, out := gateRun(t, baseDoc, withVersion(t, revDoc, fail, pass)); code != gate.ExitPass {
+					t.Errorf("%s at %s: exit %d, want 0\n%s", dir.name, pass, code, out)
+				}
 			}
 		})
 	}

@@ -26,6 +26,10 @@ type Limits struct {
 	// MaxDepth is the longest chain of nested schemas, through $refs
 	// (--max-schema-depth): oasdiff's work grows with the square of it.
 	MaxDepth int
+	// MaxSchemaPairs is the most pairs of schemas one comparison may visit
+	// (--max-schema-pairs): it bounds the work, where the others bound the
+	// size.
+	MaxSchemaPairs int
 }
 
 // Default limits: far above what modelgen writes (no aliases at all, about
@@ -38,11 +42,16 @@ const (
 	DefaultMaxAliases    = 1000
 	DefaultMaxAliasNodes = 100_000
 	DefaultMaxDepth      = 100
+	// DefaultMaxSchemaPairs lets a comparison visit two million schema
+	// pairs: a 16 MB generated contract is 1.1 million once its allOf are
+	// merged (about 5 s of CPU), an anyOf at the limit about 6 s; the CRD
+	// gate needs well under a second for it.
+	DefaultMaxSchemaPairs = 2_000_000
 )
 
 // DefaultLimits returns the limits used when Options.Limits is zero.
 func DefaultLimits() Limits {
-	return Limits{MaxBytes: DefaultMaxBytes, MaxAliases: DefaultMaxAliases, MaxAliasNodes: DefaultMaxAliasNodes, MaxDepth: DefaultMaxDepth}
+	return Limits{MaxBytes: DefaultMaxBytes, MaxAliases: DefaultMaxAliases, MaxAliasNodes: DefaultMaxAliasNodes, MaxDepth: DefaultMaxDepth, MaxSchemaPairs: DefaultMaxSchemaPairs}
 }
 
 // orDefaults fills the zero fields of l with the defaults.
@@ -59,6 +68,9 @@ func (l Limits) orDefaults() Limits {
 	}
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = d.MaxDepth
+	}
+	if l.MaxSchemaPairs <= 0 {
+		l.MaxSchemaPairs = d.MaxSchemaPairs
 	}
 	return l
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oasdiff/oasdiff/checker"
 	"github.com/oasdiff/oasdiff/diff"
+	"github.com/oasdiff/oasdiff/flatten/allof"
 	"github.com/oasdiff/oasdiff/load"
 )
 
@@ -23,12 +24,28 @@ var oasdiffVersionRules = []string{
 // oasdiff's rules, at every level. It never passes user input to
 // checker.WithSeverityLevels (which calls log.Fatal on an unknown id), and it
 // turns a panic inside oasdiff into an error so the gate fails closed.
-func oasdiffChanges(base, revision *load.SpecInfo, warnIsAdditive bool) (changes []Change, err error) {
+func oasdiffChanges(base, revision *load.SpecInfo, warnIsAdditive bool, lim Limits) (changes []Change, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			changes, err = nil, fmt.Errorf("oasdiff failed while comparing the documents: %v", r)
 		}
 	}()
+	// oasdiff compares allOf members one by one and caps what it finds
+	// there at WARN (all-of-not-flattened), which --warn-is-additive would
+	// then demote: merged first, a narrowed enum under allOf is the ERR it is.
+	// Both the merge and oasdiff's diff are bounded in work before they
+	// start (checkWork).
+	if err := checkWork(base.Spec, revision.Spec, lim); err != nil {
+		return nil, err
+	}
+	for _, spec := range []*load.SpecInfo{base, revision} {
+		if _, err := allof.MergeSpec(spec.Spec); err != nil {
+			return nil, fmt.Errorf("%s: merging allOf: %w", spec.Url, err)
+		}
+	}
+	if err := checkWork(base.Spec, revision.Spec, lim); err != nil {
+		return nil, err
+	}
 	report, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(), base, revision)
 	if err != nil {
 		return nil, fmt.Errorf("comparing the documents: %w", err)

@@ -22,6 +22,14 @@ const (
 
 	RuleComponentRenamed = "component-renamed"
 
+	RuleKubeValidationAdded          = "x-kubernetes-validation-added"
+	RuleKubeValidationRemoved        = "x-kubernetes-validation-removed"
+	RuleKubeValidationChanged        = "x-kubernetes-validation-changed"
+	RuleKubeValidationMessageChanged = "x-kubernetes-validation-message-changed"
+	RuleKubeListTypeChanged          = "x-kubernetes-list-type-changed"
+	RuleKubeListMapKeysChanged       = "x-kubernetes-list-map-keys-changed"
+	RuleKubeMapTypeChanged           = "x-kubernetes-map-type-changed"
+
 	RuleVersionDecreased     = "version-decreased"
 	RuleVersionBumpTooSmall  = "version-bump-too-small"
 	RuleGoModulePathMismatch = "go-module-path-major-mismatch"
@@ -76,6 +84,21 @@ var rules = []Rule{
 	{RuleComponentRenamed, LevelInfo, ImpactAdditive,
 		"the component schema at a place has a new name (client generators name their types after it); what changed inside it is judged as if the name had stayed",
 		"component %s was renamed %s; %s"},
+
+	{RuleKubeValidationAdded, LevelError, ImpactBreaking,
+		"a CEL rule (x-kubernetes-validations) was added: the API server refuses what it refuses", "CEL rule added: %s"},
+	{RuleKubeValidationRemoved, LevelInfo, ImpactAdditive,
+		"a CEL rule (x-kubernetes-validations) was removed: validation is looser", "CEL rule removed: %s"},
+	{RuleKubeValidationChanged, LevelError, ImpactBreaking,
+		"a CEL rule (x-kubernetes-validations) was replaced by another, which may refuse what the old one allowed", "CEL rule changed from %s to %s"},
+	{RuleKubeValidationMessageChanged, LevelInfo, ImpactAdditive,
+		"a CEL rule kept its text, but clients see another message, reason or field", "CEL rule %s: %s → %s"},
+	{RuleKubeListTypeChanged, LevelError, ImpactBreaking,
+		"x-kubernetes-list-type changed: a set refuses duplicates, a map duplicate keys, and server-side apply merges the list differently", "x-kubernetes-list-type changed from %s to %s"},
+	{RuleKubeListMapKeysChanged, LevelError, ImpactBreaking,
+		"x-kubernetes-list-map-keys changed: list entries are identified (and merged by server-side apply) by other keys", "x-kubernetes-list-map-keys changed from %s to %s"},
+	{RuleKubeMapTypeChanged, LevelError, ImpactBreaking,
+		"x-kubernetes-map-type changed: server-side apply merges the object differently", "x-kubernetes-map-type changed from %s to %s"},
 
 	{RuleVersionDecreased, LevelError, ImpactNone,
 		"info.version went backwards", ""},

@@ -33,6 +33,9 @@ func scanDocument(data []byte, lim Limits) error {
 	if err := checkRefs(&root); err != nil {
 		return err
 	}
+	if err := checkRefWork(&root, lim); err != nil {
+		return err
+	}
 	return checkVersion(&root)
 }
 

@@ -114,6 +114,11 @@ func (x *extensions) facts(n node, at place) (facts, error) {
 			}
 			out.access = f.access
 		}
+		kube, err := mergeKube(out.kube, f.kube, at)
+		if err != nil {
+			return facts{}, err
+		}
+		out.kube = kube
 	}
 	return out, nil
 }
@@ -261,6 +266,7 @@ func (c *comparer) compare(b, r node, at place) {
 	if errB != nil || errR != nil {
 		c.errs = append(c.errs, errB, errR)
 	} else {
+		old.kube, cur.kube = c.base.withoutMachineRules(b, old.kube, at), c.rev.withoutMachineRules(r, cur.kube, at)
 		c.changes = append(c.changes, diffFacts(at, old, cur)...)
 	}
 	for _, name := range propertyNames(b, r) {
