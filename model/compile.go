@@ -41,11 +41,13 @@ func (m *Model) Compile(generated map[string][]byte) Diagnostics {
 	if m.fset == nil {
 		return nil
 	}
-	c := newSourceCheck(m.fset, generated)
+	c := m.check
+	m.check = nil // a second call checks afresh
 	var starts []*packages.Package
+	full := map[string]bool{}
 	add := func(p *packages.Package) {
-		if !c.full[nodeKey(p)] {
-			c.full[nodeKey(p)] = true
+		if !full[nodeKey(p)] {
+			full[nodeKey(p)] = true
 			starts = append(starts, p)
 		}
 	}
@@ -64,15 +66,80 @@ func (m *Model) Compile(generated map[string][]byte) Diagnostics {
 		}
 	}
 	if len(starts) == 0 {
+		if c != nil {
+			c.wait()
+		}
 		return nil
 	}
+	if c == nil || !c.canFinish(full) {
+		if c != nil {
+			c.wait()
+		}
+		c = newSourceCheck(m.fset)
+	}
+	c.generated, c.full = generated, full
 	c.parseGenerated()
 	if err := c.loadMissing(starts); err != nil {
+		c.wait()
 		c.diags.Errorf(clausePos(m.Loaded[0]), "type-checking the packages with their generated files: %v", err)
 		return c.diags
 	}
 	c.run(starts)
 	return c.diags
+}
+
+// startCheck starts type-checking the dependencies of the model's packages
+// while the backends run: everything outside the user's modules, which
+// neither the generated files nor the run's verdict change. Compile
+// finishes the check.
+func (m *Model) startCheck() {
+	if m.fset == nil || len(m.Packages) == 0 {
+		return
+	}
+	c := newSourceCheck(m.fset)
+	var starts []*packages.Package
+	for _, pk := range m.Packages {
+		if pk.Loaded != nil {
+			starts = append(starts, pk.Loaded.Package)
+		}
+	}
+	onPath := map[*checkNode]bool{}
+	for _, p := range starts {
+		c.visit(p, onPath)
+	}
+	for _, n := range c.order { // dependencies first
+		n.deferred = userPackage(n.pkg)
+		for _, d := range n.deps {
+			n.deferred = n.deferred || d.deferred
+		}
+	}
+	c.schedule()
+	m.check = c
+}
+
+// userPackage reports a package outside GOROOT and the module cache.
+func userPackage(p *packages.Package) bool {
+	dir := loadedDir(p)
+	if dir == "" {
+		return true
+	}
+	for _, lib := range libraryRoots() {
+		if lib != "" && strings.HasPrefix(dir, lib+string(filepath.Separator)) {
+			return false
+		}
+	}
+	return true
+}
+
+// canFinish reports whether every package to check in full is still to be
+// checked (a package checked early without its function bodies cannot be).
+func (c *sourceCheck) canFinish(full map[string]bool) bool {
+	for key := range full {
+		if n := c.nodes[key]; n != nil && n.scheduled {
+			return false
+		}
+	}
+	return true
 }
 
 // sourceCheck type-checks a package graph from source.
@@ -93,21 +160,29 @@ type sourceCheck struct {
 	nodes     map[string]*checkNode
 	order     []*checkNode
 
+	limit chan struct{}
+	wg    sync.WaitGroup
 	mu    sync.Mutex
 	diags Diagnostics
 }
 
 type checkNode struct {
-	pkg     *packages.Package
-	full    bool
-	imports map[string]*checkNode
-	deps    []*checkNode
-	done    chan struct{}
-	types   *types.Package
+	pkg *packages.Package
+	// syntax is what Load parsed of the package when the node was made
+	// (nil: parse it); the loader may parse more while the check runs.
+	syntax []*ast.File
+	full   bool
+	// deferred: not checked before Compile (the user's packages and what
+	// imports them); scheduled: its check has started.
+	deferred, scheduled bool
+	imports             map[string]*checkNode
+	deps                []*checkNode
+	done                chan struct{}
+	types               *types.Package
 }
 
-func newSourceCheck(fset *token.FileSet, generated map[string][]byte) *sourceCheck {
-	return &sourceCheck{fset: fset, generated: generated, syntax: map[string][]*ast.File{}, full: map[string]bool{},
+func newSourceCheck(fset *token.FileSet) *sourceCheck {
+	return &sourceCheck{fset: fset, syntax: map[string][]*ast.File{}, full: map[string]bool{},
 		extra: map[string]map[string]*packages.Package{}, importErr: map[string]string{}, nodes: map[string]*checkNode{}}
 }
 
@@ -215,55 +290,89 @@ func (c *sourceCheck) visit(p *packages.Package, onPath map[*checkNode]bool) *ch
 		if onPath[n] {
 			return nil
 		}
-		if n.pkg.Syntax == nil && p.Syntax != nil {
-			n.pkg = p // the same package from another load, parsed
+		if n.syntax == nil && p.Syntax != nil && !n.scheduled {
+			n.pkg, n.syntax = p, p.Syntax // the same package from another load, parsed
 		}
+		c.addExtra(n, onPath)
 		return n
 	}
-	n := &checkNode{pkg: p, full: c.full[key], imports: map[string]*checkNode{}, done: make(chan struct{})}
+	n := &checkNode{pkg: p, syntax: p.Syntax, imports: map[string]*checkNode{}, done: make(chan struct{})}
 	c.nodes[key] = n
 	onPath[n] = true
-	imports := maps.Clone(p.Imports)
-	for path, imp := range c.extra[key] {
-		if imports[path] == nil {
-			imports[path] = imp
-		}
-	}
-	for _, path := range slices.Sorted(maps.Keys(imports)) {
-		if d := c.visit(imports[path], onPath); d != nil {
+	for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
+		if d := c.visit(p.Imports[path], onPath); d != nil {
 			n.imports[path] = d
 			n.deps = append(n.deps, d)
 		}
 	}
+	c.addExtra(n, onPath)
 	delete(onPath, n)
 	c.order = append(c.order, n)
 	return n
 }
 
-// run checks every package below the starts, each once its imports are
-// checked, as many at a time as there are CPUs.
+// addExtra adds the imports only the generated files of a package have.
+func (c *sourceCheck) addExtra(n *checkNode, onPath map[*checkNode]bool) {
+	extra := c.extra[nodeKey(n.pkg)]
+	if n.scheduled || len(extra) == 0 {
+		return
+	}
+	onPath[n] = true
+	for _, path := range slices.Sorted(maps.Keys(extra)) {
+		if n.imports[path] != nil {
+			continue
+		}
+		if d := c.visit(extra[path], onPath); d != nil {
+			n.imports[path] = d
+			n.deps = append(n.deps, d)
+		}
+	}
+	delete(onPath, n)
+}
+
+// run checks every package below the starts not checked yet, the full
+// ones with their bodies, and waits for all of them.
 func (c *sourceCheck) run(starts []*packages.Package) {
 	onPath := map[*checkNode]bool{}
 	for _, p := range starts {
 		c.visit(p, onPath)
 	}
-	limit := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
 	for _, n := range c.order {
-		wg.Add(1)
+		if !n.scheduled {
+			n.full, n.deferred = c.full[nodeKey(n.pkg)], false
+		}
+	}
+	c.schedule()
+	c.wait()
+}
+
+// schedule starts the check of every node not deferred nor started, each
+// once its imports are checked, as many at a time as there are CPUs.
+func (c *sourceCheck) schedule() {
+	if c.limit == nil {
+		c.limit = make(chan struct{}, runtime.GOMAXPROCS(0))
+	}
+	for _, n := range c.order {
+		if n.scheduled || n.deferred {
+			continue
+		}
+		n.scheduled = true
+		c.wg.Add(1)
 		go func() {
-			defer wg.Done()
+			defer c.wg.Done()
 			defer close(n.done)
 			for _, d := range n.deps {
 				<-d.done
 			}
-			limit <- struct{}{}
-			defer func() { <-limit }()
+			c.limit <- struct{}{}
+			defer func() { <-c.limit }()
 			c.check(n)
 		}()
 	}
-	wg.Wait()
 }
+
+// wait waits for every check started.
+func (c *sourceCheck) wait() { c.wg.Wait() }
 
 func (c *sourceCheck) check(n *checkNode) {
 	p := n.pkg
@@ -277,8 +386,8 @@ func (c *sourceCheck) check(n *checkNode) {
 			if d := n.imports[path]; d != nil && d.types != nil {
 				return d.types, nil
 			}
-			if msg := c.importErr[path]; msg != "" {
-				return nil, fmt.Errorf("%s", msg)
+			if n.full && c.importErr[path] != "" {
+				return nil, fmt.Errorf("%s", c.importErr[path])
 			}
 			return nil, fmt.Errorf("not loaded")
 		}),
@@ -340,11 +449,14 @@ func (c *sourceCheck) files(n *checkNode) []*ast.File {
 	p := n.pkg
 	var out []*ast.File
 	replaced := func(path string) bool {
+		if !n.full {
+			return false
+		}
 		_, ok := c.generated[path]
-		return ok && n.full
+		return ok
 	}
-	if p.Syntax != nil && len(p.Syntax) == len(p.CompiledGoFiles) {
-		for i, f := range p.Syntax {
+	if n.syntax != nil && len(n.syntax) == len(p.CompiledGoFiles) {
+		for i, f := range n.syntax {
 			if !replaced(p.CompiledGoFiles[i]) {
 				out = append(out, f)
 			}

@@ -91,6 +91,9 @@ func Load(cfg Config) (*Model, error) {
 	}
 	b.drain()
 	b.finish()
+	if !b.m.Diags.HasErrors() {
+		b.m.startCheck()
+	}
 	return b.m, nil
 }
 
