@@ -47,8 +47,10 @@ func BenchmarkPhaseSchema(b *testing.B) {
 	}
 }
 
-func BenchmarkPhaseCRD(b *testing.B)     { benchBackend(b, crd.Generator{}, model.TargetCRD) }
-func BenchmarkPhaseOpenAPI(b *testing.B) { benchBackend(b, openapidoc.Generator{}, model.TargetOpenAPI) }
+func BenchmarkPhaseCRD(b *testing.B) { benchBackend(b, crd.Generator{}, model.TargetCRD) }
+func BenchmarkPhaseOpenAPI(b *testing.B) {
+	benchBackend(b, openapidoc.Generator{}, model.TargetOpenAPI)
+}
 func BenchmarkPhaseDeepcopy(b *testing.B) {
 	benchBackend(b, deepcopy.Generator{}, model.TargetCRD)
 }
