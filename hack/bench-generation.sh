@@ -10,6 +10,13 @@
 #   SIZES="100 1000" UPSTREAM=0 hack/bench-generation.sh
 #   PROFILE=dir hack/bench-generation.sh     also CPU and heap profiles of modelgen at the largest size
 #   KEEP=1 hack/bench-generation.sh          keep the work directory (printed on stderr)
+#   COLD=0 hack/bench-generation.sh          skip the empty-GOCACHE rows (COLD_ROUNDS=1 rounds)
+#   COLD_ONLY=1 hack/bench-generation.sh     only the empty-GOCACHE rows
+#   BUILD=1 hack/bench-generation.sh         also the tool-build row (minutes)
+# The empty-GOCACHE rows run each contender on the upstream modules with a
+# fresh, empty GOCACHE of its own (a fresh CI runner: the module cache stays
+# warm, the build cache is empty); the tool-build row times `go build` of
+# each tool from an empty GOCACHE.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$(pwd)
@@ -117,14 +124,27 @@ bench() {
 	}'
 }
 
-echo "| package | controller-gen crd object | modelgen (all outputs) | modelgen / controller-gen | controller-gen crd | modelgen --only crd | modelgen / controller-gen |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
 largest=
+[ "${COLD_ONLY:-}" != "1" ] || { sizes=; UPSTREAM=0; }
+if [ -n "$sizes" ] || [ "${UPSTREAM:-1}" = "1" ]; then
+	echo "| package | controller-gen crd object | modelgen (all outputs) | modelgen / controller-gen | controller-gen crd | modelgen --only crd | modelgen / controller-gen |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+fi
 for n in $sizes; do
 	synth "$n" "$work/synth$n"
 	bench "synthetic, $n kinds" "$work/synth$n" ./...
 	largest=$work/synth$n
 done
+
+# approve DIR PATTERN: a protected group gets the approval marker
+# modelgen's error names (gateway-api)
+approve() {
+	(cd "$1" && "$mg" generate --only crd "$2" 2>&1 || true) |
+		grep -E '^[^ :]+\.go:[0-9]+:[0-9]+: .*api-approved' | awk -F: '{ print $1, $2 }' | sort -k1,1 -k2,2nr |
+		while read -r file line; do
+			sed -i "${line}i // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=https://github.com/kubernetes-sigs/gateway-api/pull/4530\"" "$1/$file"
+		done || true
+}
 
 if [ "${UPSTREAM:-1}" = "1" ]; then
 	upstream() {
@@ -133,17 +153,80 @@ if [ "${UPSTREAM:-1}" = "1" ]; then
 		rm -rf "$work/$name"
 		cp -r "$src" "$work/$name"
 		chmod -R u+w "$work/$name"
-		# a protected group: add the approval marker modelgen's error names
-		(cd "$work/$name" && "$mg" generate --only crd "$pattern" 2>&1 || true) |
-			grep -E '^[^ :]+\.go:[0-9]+:[0-9]+: .*api-approved' | awk -F: '{ print $1, $2 }' | sort -k1,1 -k2,2nr |
-			while read -r file line; do
-				sed -i "${line}i // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=https://github.com/kubernetes-sigs/gateway-api/pull/4530\"" "$work/$name/$file"
-			done || true
+		approve "$work/$name" "$pattern"
 		bench "$name" "$work/$name" "$pattern"
 	}
 	upstream gateway-api sigs.k8s.io/gateway-api@v1.6.3 ./apis/...
 	upstream cluster-api sigs.k8s.io/cluster-api/api@v1.14.2 ./core/v1beta2/...
 	upstream prometheus-operator github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.2 ./v1/...
+fi
+
+# cold NAME MODULE PATTERN: controller-gen crd object and modelgen (all
+# outputs) with an empty GOCACHE each, alternating, ROUNDS rounds
+cold() {
+	local name=$1 module=$2 pattern=$3 src k r
+	local -A t m
+	src=$(go mod download -json "$module" | awk -F'"' '/"Dir"/ { print $4 }')
+	rm -rf "$work/coldsrc"
+	cp -r "$src" "$work/coldsrc"
+	chmod -R u+w "$work/coldsrc"
+	approve "$work/coldsrc" "$pattern"
+	for _ in $(seq "${COLD_ROUNDS:-1}"); do
+		for k in cg mg; do
+			rm -rf "$work/cold" "$work/cg" "$work/gocache"
+			cp -r "$work/coldsrc" "$work/cold"
+			mkdir "$work/gocache"
+			case $k in
+			cg) r=$(GOCACHE=$work/gocache measure "$work/cold" "$cg" crd object paths="$pattern" output:crd:dir="$work/cg") ;;
+			mg) r=$(GOCACHE=$work/gocache measure "$work/cold" "$mg" generate "$pattern")
+				grep -q '^modelgen: .* files' "$work/out" || echo "bench-generation: modelgen failed on $name (cold): $(tail -1 "$work/out")" >&2 ;;
+			esac
+			t[$k]="${t[$k]:-} ${r% *}"
+			m[$k]="${m[$k]:-} ${r#* }"
+		done
+	done
+	chmod -R u+w "$work/gocache" && rm -rf "$work/gocache" "$work/cold"
+	awk -v name="$name" -v r="$(echo "${t[cg]}" | tr ' ' '\n' | grep . | median) $(echo "${m[cg]}" | tr ' ' '\n' | grep . | median) $(echo "${t[mg]}" | tr ' ' '\n' | grep . | median) $(echo "${m[mg]}" | tr ' ' '\n' | grep . | median)" 'BEGIN {
+		split(r, v, " ")
+		printf "| %s, empty GOCACHE | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS |\n", name, v[1], v[2], v[3], v[4], v[3] / v[1], v[4] / v[2]
+	}'
+}
+
+if [ "${COLD:-1}" = "1" ]; then
+	echo
+	echo "| package | controller-gen crd object | modelgen (all outputs) | modelgen / controller-gen |"
+	echo "|---|---:|---:|---:|"
+	cold gateway-api sigs.k8s.io/gateway-api@v1.6.3 ./apis/...
+	cold cluster-api sigs.k8s.io/cluster-api/api@v1.14.2 ./core/v1beta2/...
+	cold prometheus-operator github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.2 ./v1/...
+fi
+
+# the tool-build row: go build of each tool from an empty GOCACHE (the
+# module cache warm), alternating
+if [ "${BUILD:-}" = "1" ]; then
+	local_build() {
+		rm -rf "$work/gocache" && mkdir "$work/gocache"
+		GOCACHE=$work/gocache measure compat/upstream go build -o "$work/built/" "$1"
+		chmod -R u+w "$work/gocache" && rm -rf "$work/gocache"
+	}
+	declare -A bt bm
+	for _ in $(seq "$rounds"); do
+		for k in cg mg; do
+			case $k in
+			cg) r=$(local_build sigs.k8s.io/controller-tools/cmd/controller-gen) ;;
+			mg) r=$(local_build github.com/modelgen/modelgen/cmd/modelgen) ;;
+			esac
+			bt[$k]="${bt[$k]:-} ${r% *}"
+			bm[$k]="${bm[$k]:-} ${r#* }"
+		done
+	done
+	echo
+	echo "| build from an empty GOCACHE | controller-gen | modelgen | modelgen / controller-gen |"
+	echo "|---|---:|---:|---:|"
+	awk -v r="$(echo "${bt[cg]}" | tr ' ' '\n' | grep . | median) $(echo "${bm[cg]}" | tr ' ' '\n' | grep . | median) $(echo "${bt[mg]}" | tr ' ' '\n' | grep . | median) $(echo "${bm[mg]}" | tr ' ' '\n' | grep . | median)" 'BEGIN {
+		split(r, v, " ")
+		printf "| go build | %.1f s, %d MiB | %.1f s, %d MiB | **%.2f×** time |\n", v[1], v[2], v[3], v[4], v[3] / v[1]
+	}'
 fi
 
 if [ -n "${PROFILE:-}" ] && [ -n "$largest" ]; then

@@ -13,6 +13,9 @@ import (
 // loaded syntax trees, so the positions are found there (falling back to the
 // type's name when a comment cannot be matched).
 func markerTags(t *Type) []Tag {
+	if len(t.Markers[AccessDefaultMarker.Name]) == 0 {
+		return nil // the common case; scanning every type's comments is quadratic
+	}
 	var out []Tag
 	positions := markerPositions(t)
 	for i, v := range t.Markers[AccessDefaultMarker.Name] {

@@ -69,30 +69,19 @@ func Load(cfg Config) (*Model, error) {
 	if len(cfg.Patterns) == 0 {
 		cfg.Patterns = []string{"."}
 	}
-	checked := make(chan *compiled, 1)
-	go func() { checked <- compile(cfg, nil, true) }()
-	pcfg := &packages.Config{Dir: cfg.Dir}
+	// NeedModule: the language version each package is checked with
+	pcfg := &packages.Config{Dir: cfg.Dir, Mode: packages.NeedModule}
 	roots, err := loader.LoadRootsWithConfig(pcfg, cfg.Patterns...)
 	if err != nil {
-		<-checked
 		return nil, err
 	}
-	c := <-checked
-	if c.err != nil {
-		return nil, c.err
-	}
 	b := &builder{
-		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: &loader.TypeChecker{}},
+		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: &loader.TypeChecker{}, fset: pcfg.Fset},
 		types: map[*types.TypeName]*Type{},
 		pkgs:  map[string]*Package{},
 		infos: map[*loader.Package]map[string]*markers.TypeInfo{},
 	}
-	for _, p := range roots {
-		for _, e := range p.Errors {
-			b.m.Diags.Errorf(posFromString(e.Pos), "%s", e.Msg)
-		}
-	}
-	b.m.Diags.Add(c.parse)
+	b.m.Diags.Add(parseRoots(roots, pcfg.Fset))
 	if b.m.Diags.HasErrors() {
 		b.m.Diags = b.m.Diags.Sorted()
 		return b.m, nil
@@ -100,10 +89,35 @@ func Load(cfg Config) (*Model, error) {
 	for _, p := range roots {
 		b.selectRoots(p)
 	}
-	b.m.compiled, b.m.cfg = c, cfg
 	b.drain()
 	b.finish()
+	if !b.m.Diags.HasErrors() {
+		b.m.startCheck()
+	}
 	return b.m, nil
+}
+
+// parseRoots parses the root packages and reports what stops the run
+// before any type is looked at: go list's errors, syntax errors anywhere
+// in a root (controller-tools would see no types), and imports the go tool
+// could not provide. Type errors are Compile's.
+func parseRoots(roots []*loader.Package, fset *token.FileSet) Diagnostics {
+	var ds Diagnostics
+	for _, p := range roots {
+		p.NeedSyntax()
+		if p.Fset == nil {
+			p.Fset = fset
+		}
+		for _, e := range p.Errors {
+			pos := posFromString(e.Pos)
+			if !pos.IsValid() || pos.Line == 0 && e.Kind != packages.ListError {
+				pos = clausePos(p)
+			}
+			ds.Errorf(pos, "%s", e.Msg)
+		}
+		ds.Add(importErrors(p))
+	}
+	return ds
 }
 
 type builder struct {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"go/token"
 	"sort"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
@@ -34,10 +35,10 @@ type Model struct {
 	// Checker type-checks loaded packages (and what they need) once.
 	Checker *loader.TypeChecker
 
-	// compiled is the go tool's view of the root packages as they are on
-	// disk, and cfg what Load was asked, for Compile.
-	compiled *compiled
-	cfg      Config
+	// fset positions every file Load parsed, for Compile; check is the
+	// type-check Load started and Compile finishes.
+	fset  *token.FileSet
+	check *sourceCheck
 }
 
 // Package is one Go package with selected types.

@@ -27,9 +27,9 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"sigs.k8s.io/controller-tools/pkg/crd"
-	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/internal/ecma"
+	"github.com/modelgen/modelgen/internal/yamlout"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/schema"
 )
@@ -119,7 +119,7 @@ func YAML(doc *openapi3.T) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return yaml.JSONToYAML(js)
+	return yamlout.FromJSON(js) // JSONToYAML's bytes, one YAML pass
 }
 
 type docBuilder struct {

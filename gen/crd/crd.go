@@ -16,9 +16,9 @@ import (
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctcrd "sigs.k8s.io/controller-tools/pkg/crd"
-	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/yamlout"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -117,19 +117,16 @@ func Render(crd *apiext.CustomResourceDefinition) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var obj map[string]any
-	if err := json.Unmarshal(js, &obj); err != nil {
+	v, err := yamlout.Decode(js)
+	if err != nil {
 		return nil, err
 	}
+	obj, _ := v.(map[string]any)
 	delete(obj, "status")
 	if meta, ok := obj["metadata"].(map[string]any); ok {
 		delete(meta, "creationTimestamp")
 	}
-	js, err = json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	y, err := yaml.JSONToYAML(js)
+	y, err := yamlout.Encode(obj) // JSONToYAML's bytes, one YAML pass
 	if err != nil {
 		return nil, err
 	}

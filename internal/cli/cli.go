@@ -111,6 +111,7 @@ type generateFlags struct {
 	headerFile string
 	cpuProfile string
 	memProfile string
+	quiet      bool
 }
 
 func generate(args []string, stdout, stderr io.Writer) int {
@@ -128,6 +129,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&fl.headerFile, "header-file", "", "a file of Go comments (a licence) to put at the top of generated Go files (default: modelgen.yaml header, else the header the file on disk has)")
 	fs.StringVar(&fl.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&fl.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
+	fs.BoolVar(&fl.quiet, "q", false, "no progress lines (a run that lasts over 2s names each phase on stderr)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader, webhook: auto|always|never, webhookDir, webhookService, webhookCertificate,\npolicy: auto|never, policyDir, policyRolePrefix, policyTenantFrom: group|extra|namespace,\npolicyTenantPrefix, policyTenantExtra, policyServiceAccounts, policyExemptGroups,\npolicyExemptUsers, policyParamName).\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -149,6 +151,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	defer stop()
+	pr := startProgress(stderr, fl.quiet)
+	defer pr.done()
+	pr.phase("loading packages")
 	m, err := model.Load(model.Config{Dir: fl.dir, Patterns: fs.Args()})
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
@@ -162,15 +167,18 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	var files []gen.File
 	if !diags.HasErrors() {
 		var d model.Diagnostics
+		pr.phase("generating")
 		files, d = gen.Run(m, configs, selected)
 		diags.Add(d)
 		if !diags.HasErrors() {
 			// never write Go code that does not compile beside the user's
+			pr.phase("type-checking with the generated code")
 			diags.Add(m.Compile(gen.GoFiles(files)))
 		}
 	} else {
 		diags.Add(m.Diags)
 	}
+	pr.done()
 	diags = diags.Sorted()
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d)

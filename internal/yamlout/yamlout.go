@@ -1,0 +1,74 @@
+// Package yamlout renders JSON documents as YAML with the bytes
+// sigs.k8s.io/yaml.JSONToYAML gives, in one encoder pass: JSONToYAML parses
+// the JSON with the YAML parser to type its numbers and then encodes; here
+// encoding/json decodes it and the numbers get the types the YAML parser
+// would give them (int when it fits, then int64, uint64, float64), so the
+// YAML encoder (the same one) writes the same text.
+package yamlout
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	yaml "sigs.k8s.io/yaml/goyaml.v2"
+)
+
+// FromJSON is JSONToYAML(js), without parsing the JSON as YAML.
+func FromJSON(js []byte) ([]byte, error) {
+	v, err := Decode(js)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(v)
+}
+
+// Decode reads one JSON value into maps, slices and json.Number values.
+func Decode(js []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Encode writes a value Decode returned (its maps perhaps edited) as YAML.
+func Encode(v any) ([]byte, error) {
+	return yaml.Marshal(typed(v))
+}
+
+// typed replaces each json.Number with the value the YAML parser resolves
+// its text to.
+func typed(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = typed(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = typed(e)
+		}
+	case json.Number:
+		return number(string(x))
+	}
+	return v
+}
+
+func number(s string) any {
+	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+		if i == int64(int(i)) {
+			return int(i)
+		}
+		return i
+	}
+	if u, err := strconv.ParseUint(s, 0, 64); err == nil {
+		return u
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	return s
+}
