@@ -15,6 +15,8 @@ import (
 	"github.com/modelgen/modelgen/agree"
 	"github.com/modelgen/modelgen/agree/internal/cases"
 	"github.com/modelgen/modelgen/model"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // suite is the table of the agreement test: one resource per kind, each
@@ -159,7 +161,7 @@ func TestREADMECounts(t *testing.T) {
 	if got == nil {
 		t.Fatalf("%s has no agreement counts markers", path)
 	}
-	if *update {
+	if testkit.Update() {
 		if err := os.WriteFile(path, countsRe.ReplaceAll(data, []byte(want)), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,8 @@ import (
 	"github.com/modelgen/modelgen/agree"
 	"github.com/modelgen/modelgen/agree/internal/runtimecases"
 	"github.com/modelgen/modelgen/model"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // notProbed are the runtime-only keywords the corpus leaves out, and why.
@@ -127,7 +129,7 @@ func TestREADMEServerAgreement(t *testing.T) {
 	if !serverRe.Match(data) {
 		t.Fatal("README.md has no server agreement markers")
 	}
-	if *update {
+	if testkit.Update() {
 		if err := os.WriteFile("../README.md", serverRe.ReplaceAll(data, []byte(want)), 0o644); err != nil {
 			t.Fatal(err)
 		}

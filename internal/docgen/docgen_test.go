@@ -1,7 +1,6 @@
 package docgen
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/modelgen/modelgen/model"
-)
 
-var update = flag.Bool("update", false, "rewrite the README's tag table")
+	"github.com/modelgen/modelgen/internal/testkit"
+)
 
 var readme = filepath.Join("..", "..", "README.md")
 
@@ -19,14 +18,14 @@ var readme = filepath.Join("..", "..", "README.md")
 // registry renders; -update rewrites it.
 func TestREADMETagTable(t *testing.T) {
 	data, err := os.ReadFile(readme)
-	if os.IsNotExist(err) && *update {
+	if os.IsNotExist(err) && testkit.Update() {
 		data, err = []byte("## Tag reference\n\n"+BeginMarker+"\n"+EndMarker+"\n"), nil
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	table := TagTable()
-	if *update {
+	if testkit.Update() {
 		doc, err := ReplaceSection(string(data), table)
 		if err != nil {
 			t.Fatalf("%s: %v", readme, err)
