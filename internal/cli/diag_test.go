@@ -142,6 +142,9 @@ func TestBrokenPackagesFailUnderCheck(t *testing.T) {
 // DeepCopyInto calls one its spec does not get (the package does not ask
 // for deepcopy), and the run fails at the generated line, writing nothing.
 func TestGeneratedCodeMustCompile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks generated code in scratch modules (-short)")
+	}
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "gencode"), dir)
 	withModelgenModule(t, dir, "example.com/gencode")
