@@ -46,7 +46,12 @@ echo "== upstream compatibility tier (compat/upstream)" >&2
 # one with every keyword, compiles them and round-trips boundary values.
 # Like the upstream tier, the go command may complete its go.sum when the
 # root module's dependencies change.
-echo "== client-compatibility tier (oapi-codegen, ogen)" >&2
+# It also gives every document to the Node tools (Ajv, Redocly, orval),
+# which hack/nodetools.sh installs from the npm registry, pinned by its lock
+# file.
+echo "== client-compatibility tier (oapi-codegen, ogen, Ajv, Redocly, orval)" >&2
+MODELGEN_NODETOOLS="$(hack/nodetools.sh)"
+export MODELGEN_NODETOOLS MODELGEN_REQUIRE_NODETOOLS=1
 (cd compat/clients && GOWORK=off GOFLAGS=-mod=mod go vet ./... && GOWORK=off GOFLAGS=-mod=mod go test -count=1 -timeout 30m ./...)
 
 if [ "${MODELGEN_SKIP_ENVTEST:-}" = "1" ]; then
