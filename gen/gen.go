@@ -64,6 +64,37 @@ type Config struct {
 	// cert-manager Certificate whose CA cert-manager injects into the
 	// configuration (the cert-manager.io/inject-ca-from annotation).
 	WebhookCertificate string `json:"webhookCertificate"`
+	// The settings of the generated ValidatingAdmissionPolicies (gen/policy,
+	// docs/admission-policy.md); empty means the default.
+	//
+	// Policy is auto (every kind with access rules and a tenant key; the
+	// default) or never.
+	Policy string `json:"policy"`
+	// PolicyDir is where policies go, relative to the module root
+	// (default config/policy).
+	PolicyDir string `json:"policyDir"`
+	// PolicyRolePrefix: a group "<prefix><role>" gives the role
+	// (default modelgen:role:).
+	PolicyRolePrefix string `json:"policyRolePrefix"`
+	// PolicyTenantFrom is group (default), extra or namespace.
+	PolicyTenantFrom string `json:"policyTenantFrom"`
+	// PolicyTenantPrefix: a group "<prefix><tenant>" gives the tenant
+	// (default modelgen:tenant:).
+	PolicyTenantPrefix string `json:"policyTenantPrefix"`
+	// PolicyTenantExtra is the user extra key holding the tenant
+	// (default modelgen.io/tenant).
+	PolicyTenantExtra string `json:"policyTenantExtra"`
+	// PolicyServiceAccounts gives roles to service accounts, which then act
+	// for the tenant of the object they write: "ns/name=role|role,...".
+	PolicyServiceAccounts string `json:"policyServiceAccounts"`
+	// PolicyExemptGroups and PolicyExemptUsers are never judged
+	// (comma-separated; "-" for none). Defaults: system:masters,
+	// system:serviceaccounts:kube-system and system:kube-controller-manager.
+	PolicyExemptGroups string `json:"policyExemptGroups"`
+	PolicyExemptUsers  string `json:"policyExemptUsers"`
+	// PolicyParamName names the AccessPolicy the bindings read
+	// (default modelgen-access).
+	PolicyParamName string `json:"policyParamName"`
 }
 
 // DefaultConfig is a package's settings when neither modelgen.yaml nor a

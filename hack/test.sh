@@ -56,7 +56,12 @@ echo "== upstream compatibility tier (compat/upstream)" >&2
 # go.mod's tool directives) from every example's OpenAPI document and from
 # one with every keyword, compiles them and round-trips boundary values.
 # Like the upstream tier, it resolves read-only.
-echo "== client-compatibility tier (oapi-codegen, ogen)" >&2
+# It also gives every document to the Node tools (Ajv, Redocly, orval),
+# which hack/nodetools.sh installs from the npm registry, pinned by its lock
+# file.
+echo "== client-compatibility tier (oapi-codegen, ogen, Ajv, Redocly, orval)" >&2
+MODELGEN_NODETOOLS="$(hack/nodetools.sh)"
+export MODELGEN_NODETOOLS MODELGEN_REQUIRE_NODETOOLS=1
 (cd compat/clients && GOWORK=off GOFLAGS=-mod=mod go vet -mod=readonly ./... && GOWORK=off GOFLAGS=-mod=mod go test -mod=readonly -count=1 -timeout 30m ./...)
 
 if [ "${MODELGEN_SKIP_ENVTEST:-}" = "1" ]; then

@@ -22,21 +22,22 @@ import (
 // the schema by design.
 
 type ticket struct {
-	Title    string            `json:"title" validate:"required,min=5,max=120"`
-	Email    string            `json:"email" validate:"required,email"`
-	Level    string            `json:"level" validate:"required,oneof=low high"`
-	Score    float64           `json:"score" validate:"gte=0,lte=1"`
-	Attempts *int              `json:"attempts,omitempty" validate:"omitempty,max=3"`
-	Tags     []string          `json:"tags" validate:"required,min=1,max=5,unique,dive,alpha,max=16"`
-	Attrs    map[string]int    `json:"attrs,omitempty" validate:"omitempty,max=10,dive,gte=0"`
-	Labels   map[string]string `json:"labels,omitempty"`
-	Reporter person            `json:"reporter" validate:"required"`
-	Assignee *person           `json:"assignee,omitempty"`
-	Color    string            `json:"color,omitempty" validate:"omitempty,hexcolor|rgb"`
-	Active   bool              `json:"active" validate:"required"`
-	Start    int               `json:"start,omitempty"`
-	End      int               `json:"end,omitempty" validate:"omitempty,gtfield=Start"`
-	Notes    string            `json:"notes,omitempty" validate:"-"`
+	Title      string            `json:"title" validate:"required,min=5,max=120"`
+	Email      string            `json:"email" validate:"required,email"`
+	Level      string            `json:"level" validate:"required,oneof=low high"`
+	Score      float64           `json:"score" validate:"gte=0,lte=1"`
+	Attempts   *int              `json:"attempts,omitempty" validate:"omitempty,max=3"`
+	Tags       []string          `json:"tags" validate:"required,min=1,max=5,unique,dive,alpha,max=16"`
+	Attrs      map[string]int    `json:"attrs,omitempty" validate:"omitempty,max=10,dive,gte=0"`
+	Labels     map[string]string `json:"labels,omitempty"`
+	Reporter   person            `json:"reporter" validate:"required"`
+	Assignee   *person           `json:"assignee,omitempty"`
+	Escalation *string           `json:"escalation,omitempty" validate:"omitempty,oneof=low high"`
+	Color      string            `json:"color,omitempty" validate:"omitempty,hexcolor|rgb"`
+	Active     bool              `json:"active" validate:"required"`
+	Start      int               `json:"start,omitempty"`
+	End        int               `json:"end,omitempty" validate:"omitempty,gtfield=Start"`
+	Notes      string            `json:"notes,omitempty" validate:"-"`
 }
 
 type person struct {
@@ -178,6 +179,11 @@ func TestSchemasAgreeWithValidator(t *testing.T) {
 		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"reporter": map[string]any{"name": "x", "age": 150}}, true},
 		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"reporter": map[string]any{"name": "x", "age": 151}}, false},
 		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"assignee": map[string]any{"name": ""}}, false},
+		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"assignee": nil}, true},
+		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"assignee": map[string]any{"name": "x"}}, true},
+		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"escalation": nil}, true},
+		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"escalation": "high"}, true},
+		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"escalation": "medium"}, false},
 		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"color": ""}, true},
 		{"plainmodel", "Ticket", func() any { return &ticket{} }, ticketBase, map[string]any{"notes": strings.Repeat("x", 1000)}, true},
 		{"resource", "OrderSpec", func() any { return &orderSpec{} }, orderBase, nil, true},

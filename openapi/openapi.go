@@ -78,6 +78,7 @@ func Build(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, mode
 		b.paths(t, types)
 	}
 	pruneUnreached(doc)
+	refSiblings(doc)
 	if err := openapi3.NewLoader().ResolveRefsIn(doc, nil); err != nil {
 		return nil, nil, fmt.Errorf("the generated OpenAPI document has a broken reference: %w", err)
 	}

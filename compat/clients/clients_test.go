@@ -138,6 +138,14 @@ var subjects = []subject{
 				"long": 4294967295, "huge": 9223372036854775807}}`}},
 	},
 	{
+		// a plain model: an enum, an optional struct and a pointer to the
+		// enum (openapi/testdata/plainmodel)
+		name: "plainmodel", doc: golden("plainmodel"),
+		enums: []string{"low", "high"},
+		samples: []sample{{"Ticket", `{"title": "Hallo Welt", "email": "a@b.co", "level": "high", "score": 0.5,
+			"tags": ["ab"], "reporter": {"name": "Jörg"}, "assignee": {"name": "日本"}, "escalation": "low", "active": true}`}},
+	},
+	{
 		name: "every_keyword", doc: synthetic,
 		samples: []sample{
 			{"Floats", `{"apiVersion": "cases.agree.modelgen.dev/cases", "kind": "Floats", "metadata": {"name": "f"},

@@ -16,6 +16,7 @@ import (
 	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/deepcopy"
 	"github.com/modelgen/modelgen/gen/openapidoc"
+	policygen "github.com/modelgen/modelgen/gen/policy"
 	rbacgen "github.com/modelgen/modelgen/gen/rbac"
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/gen/webhook"
@@ -40,6 +41,7 @@ func generators() []gen.Generator {
 		statemachine.Generator{},
 		rbacgen.Generator{},
 		webhook.Generator{},
+		policygen.Generator{},
 		agreegen.Generator{},
 	}
 }
@@ -127,7 +129,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&fl.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&fl.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader, webhook: auto|always|never, webhookDir, webhookService, webhookCertificate).\n\nFlags:\n")
+		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader, webhook: auto|always|never, webhookDir, webhookService, webhookCertificate,\npolicy: auto|never, policyDir, policyRolePrefix, policyTenantFrom: group|extra|namespace,\npolicyTenantPrefix, policyTenantExtra, policyServiceAccounts, policyExemptGroups,\npolicyExemptUsers, policyParamName).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -243,6 +245,9 @@ func scope(m *model.Model, configs map[string]gen.Config, only string) writer.Sc
 			}
 			sc.Dirs = append(sc.Dirs, filepath.Join(pk.ModDir, dir))
 		}
+		if pk.ModDir != "" {
+			sc.Dirs = append(sc.Dirs, filepath.Join(pk.ModDir, policyDir(cfg)))
+		}
 		if cfg.DocsDir != "" {
 			sc.DocsDirs = append(sc.DocsDirs, filepath.Join(pk.Dir, cfg.DocsDir))
 		}
@@ -254,6 +259,14 @@ func scope(m *model.Model, configs map[string]gen.Config, only string) writer.Sc
 		}
 	}
 	return sc
+}
+
+// policyDir is where a package's admission policies go.
+func policyDir(cfg gen.Config) string {
+	if cfg.PolicyDir != "" {
+		return cfg.PolicyDir
+	}
+	return policygen.DefaultDir
 }
 
 func backendNames() string {

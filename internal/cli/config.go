@@ -149,6 +149,7 @@ var outputPaths = []outputPath{
 	{name: "crdDir", flag: "--crd-dir", fromModule: true, get: func(c *gen.Config) string { return c.CRDDir }},
 	{name: "rbacDir", fromModule: true, get: func(c *gen.Config) string { return c.RBACDir }},
 	{name: "webhookDir", fromModule: true, get: func(c *gen.Config) string { return c.WebhookDir }},
+	{name: "policyDir", fromModule: true, get: func(c *gen.Config) string { return policyDir(*c) }},
 	{name: "docsDir", get: func(c *gen.Config) string { return c.DocsDir }},
 }
 

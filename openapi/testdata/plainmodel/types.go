@@ -38,6 +38,8 @@ type Ticket struct {
 	Reporter Person `json:"reporter" validate:"required"`
 	// Assignee is an optional nested struct.
 	Assignee *Person `json:"assignee,omitempty"`
+	// Escalation is an optional enum: null or one of Level's constants.
+	Escalation *Level `json:"escalation,omitempty" validate:"omitempty,oneof=low high"`
 	// Color accepts one of validator's alias colors.
 	Color string `json:"color,omitempty" validate:"omitempty,hexcolor|rgb"`
 	// Active must be true (validator: required on a bool).

@@ -1,0 +1,155 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/modelgen/modelgen/gen"
+	rbacgen "github.com/modelgen/modelgen/gen/rbac"
+	"github.com/modelgen/modelgen/model"
+)
+
+// Generator is the policy backend.
+type Generator struct{}
+
+// Name is the backend's name on the command line.
+func (Generator) Name() string { return "policy" }
+
+// DefaultDir is where policies go when modelgen.yaml does not say.
+const DefaultDir = "config/policy"
+
+// Generate writes, for every resource kind with access rules and a tenant
+// key, a ValidatingAdmissionPolicy and its binding, and beside them the
+// AccessPolicy CRD and the default (empty) AccessPolicy the bindings read.
+func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+	var diags model.Diagnostics
+	var files []gen.File
+	support := map[string][2]string{} // dir -> owner and name of the AccessPolicy files
+	for _, pk := range c.Model.Packages {
+		cfg := c.Config(pk)
+		if cfg.Policy == "never" || pk.ModDir == "" || pk.Group == "" {
+			continue
+		}
+		s, d := SettingsOf(pk, cfg)
+		diags.Add(d)
+		if d.HasErrors() {
+			continue
+		}
+		dir := filepath.Join(pk.ModDir, dirOf(cfg))
+		for _, tr := range rbacgen.Entries(c.Model.Access, pk) {
+			t := tr.Type
+			if !t.Root || t.Resource == nil {
+				continue
+			}
+			f, d := kindFile(tr, s, dir)
+			diags.Add(d)
+			if f != nil {
+				files = append(files, *f)
+				if _, ok := support[dir]; !ok {
+					support[dir] = [2]string{pk.Path, s.ParamName}
+				}
+			}
+		}
+	}
+	dirs := make([]string, 0, len(support))
+	for d := range support {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		files = append(files, paramFiles(d, support[d][0], support[d][1])...)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return files, diags
+}
+
+func dirOf(cfg gen.Config) string {
+	if cfg.PolicyDir != "" {
+		return cfg.PolicyDir
+	}
+	return DefaultDir
+}
+
+// KindOf describes the resource of a type with a tenant key.
+func KindOf(tr *model.TypeAccess) Kind {
+	t := tr.Type
+	var segs []string
+	for _, i := range chain(tr, tr.Tenant) {
+		if f := tr.Table[i].Field; !f.Inline() {
+			segs = append(segs, f.Field.JSONName)
+		}
+	}
+	k := Kind{TypeName: rbacgen.TableName(t), TenantPath: tr.Table[tr.Tenant].Path, TenantSegments: segs, Group: t.Pkg.Group, Version: t.Pkg.Version}
+	if t.Resource != nil {
+		k.Plural, k.Status = t.Resource.Plural, t.Resource.Status
+	}
+	return k
+}
+
+// ForType builds and compiles the policy of one type; compile errors are
+// positioned at the field the expression judges (the type for the
+// policy's own expressions).
+func ForType(tr *model.TypeAccess, k Kind, s Settings) ([]byte, model.Diagnostics) {
+	var diags model.Diagnostics
+	checks := Checks(tr)
+	p, b := Build(k, checks, s)
+	for _, e := range CompileErrors(p, checks) {
+		pos := tr.Type.Pos
+		what := ""
+		if e.Expr.Check != nil {
+			pos, what = e.Expr.Check.Pos, " (judges "+e.Expr.Check.Path+")"
+		}
+		diags.Errorf(pos, "policy: %s %s%s: the API server's CEL compiler refuses it: %v", p.Name, e.Expr.Where, what, e.Err)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	var out bytes.Buffer
+	for i, obj := range []any{p, b} {
+		data, err := manifest(obj)
+		if err != nil {
+			diags.Errorf(tr.Type.Pos, "policy: %v", err)
+			return nil, diags
+		}
+		if i > 0 {
+			out.WriteString("---\n")
+		}
+		out.Write(data)
+	}
+	return out.Bytes(), diags
+}
+
+func kindFile(tr *model.TypeAccess, s Settings, dir string) (*gen.File, model.Diagnostics) {
+	k := KindOf(tr)
+	data, diags := ForType(tr, k, s)
+	if data == nil {
+		return nil, diags
+	}
+	name := k.Group + "_" + strings.ToLower(tr.Type.Resource.Kind) + "_access.yaml"
+	return &gen.File{Path: filepath.Join(dir, name), Data: data, Owner: tr.Type.Pkg.Path}, diags
+}
+
+// manifest writes an object as YAML without the empty status and
+// creationTimestamp the API types marshal.
+func manifest(obj any) ([]byte, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	delete(m, "status")
+	if md, ok := m["metadata"].(map[string]any); ok {
+		delete(md, "creationTimestamp")
+	}
+	return yaml.Marshal(m)
+}

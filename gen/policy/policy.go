@@ -1,0 +1,256 @@
+package policy
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Tenant sources: where a request's tenant comes from.
+const (
+	TenantFromGroup     = "group"     // the one group with TenantPrefix
+	TenantFromExtra     = "extra"     // the one value of the user extra TenantExtra
+	TenantFromNamespace = "namespace" // the request's namespace
+)
+
+// Settings say how a Kubernetes request becomes an rbac.Subject.
+type Settings struct {
+	// RolePrefix: every group "<RolePrefix><role>" gives the role.
+	RolePrefix string
+	// TenantFrom is group, extra or namespace.
+	TenantFrom   string
+	TenantPrefix string // for group
+	TenantExtra  string // for extra
+	// ServiceAccounts are fixed identities with roles (an operator): they
+	// act for the tenant of the object they write.
+	ServiceAccounts []ServiceAccount
+	// ExemptGroups and ExemptUsers are not judged at all (cluster admins,
+	// the control plane's controllers).
+	ExemptGroups, ExemptUsers []string
+	// ParamName names the AccessPolicy that carries tenant overrides.
+	ParamName string
+}
+
+// ServiceAccount gives roles to one user name (system:serviceaccount:<ns>:<name>).
+type ServiceAccount struct {
+	User  string
+	Roles []string
+}
+
+// DefaultSettings are what a package gets unless modelgen.yaml says otherwise.
+func DefaultSettings() Settings {
+	return Settings{
+		RolePrefix:   "modelgen:role:",
+		TenantFrom:   TenantFromGroup,
+		TenantPrefix: "modelgen:tenant:",
+		TenantExtra:  "modelgen.io/tenant",
+		ExemptGroups: []string{"system:masters", "system:serviceaccounts:kube-system"},
+		ExemptUsers:  []string{"system:kube-controller-manager"},
+		ParamName:    DefaultParamName,
+	}
+}
+
+// The parameter resource: one cluster-scoped AccessPolicy whose spec is
+// rbac.PolicyDoc, so that the operator's Go guard and the API server read
+// the same document.
+const (
+	ParamGroup       = "modelgen.io"
+	ParamVersion     = "v1alpha1"
+	ParamKind        = "AccessPolicy"
+	ParamPlural      = "accesspolicies"
+	DefaultParamName = "modelgen-access"
+)
+
+// Kind is what one policy governs.
+type Kind struct {
+	Group, Version, Plural string
+	Status                 bool   // has a status subresource
+	TypeName               string // the rbac table name ("<group>/<version>.<Type>")
+	TenantPath             string // JSON path segments of the tenant key
+	TenantSegments         []string
+}
+
+// Name is the policy's (and its binding's) name.
+func (k Kind) Name() string {
+	return k.Plural + "-" + k.Version + "-access." + k.Group
+}
+
+// Expr is one generated CEL expression and where it comes from, for
+// diagnostics: "variables[2]", "validations[5].expression".
+type Expr struct {
+	Where string
+	Text  string
+	Check *Check // the row it judges, nil for the policy's own
+}
+
+// Build renders the policy and its binding.
+func Build(k Kind, checks []Check, s Settings) (*admissionv1.ValidatingAdmissionPolicy, *admissionv1.ValidatingAdmissionPolicyBinding) {
+	fail := admissionv1.Fail
+	equivalent := admissionv1.Equivalent
+	resources := []string{k.Plural}
+	if k.Status {
+		resources = append(resources, k.Plural+"/status")
+	}
+	labels := map[string]string{"app.kubernetes.io/managed-by": "modelgen"}
+	p := &admissionv1.ValidatingAdmissionPolicy{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingAdmissionPolicy"},
+		ObjectMeta: metav1.ObjectMeta{Name: k.Name(), Labels: labels},
+		Spec: admissionv1.ValidatingAdmissionPolicySpec{
+			FailurePolicy: &fail,
+			ParamKind:     &admissionv1.ParamKind{APIVersion: ParamGroup + "/" + ParamVersion, Kind: ParamKind},
+			MatchConstraints: &admissionv1.MatchResources{
+				MatchPolicy: &equivalent,
+				ResourceRules: []admissionv1.NamedRuleWithOperations{{RuleWithOperations: admissionv1.RuleWithOperations{
+					Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update},
+					Rule:       admissionv1.Rule{APIGroups: []string{k.Group}, APIVersions: []string{k.Version}, Resources: resources},
+				}}},
+			},
+			MatchConditions: matchConditions(s),
+			Variables:       variables(k, s),
+			Validations:     validations(k, checks),
+		},
+	}
+	deny := admissionv1.DenyAction
+	b := &admissionv1.ValidatingAdmissionPolicyBinding{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingAdmissionPolicyBinding"},
+		ObjectMeta: metav1.ObjectMeta{Name: k.Name(), Labels: labels},
+		Spec: admissionv1.ValidatingAdmissionPolicyBindingSpec{
+			PolicyName: k.Name(),
+			// Deny: without its AccessPolicy the policy refuses every write
+			// (fail closed); the generated default one holds no override.
+			ParamRef:          &admissionv1.ParamRef{Name: s.ParamName, ParameterNotFoundAction: &deny},
+			ValidationActions: []admissionv1.ValidationAction{admissionv1.Deny},
+		},
+	}
+	return p, b
+}
+
+// Exprs lists every CEL expression of a policy, with where it sits.
+func Exprs(p *admissionv1.ValidatingAdmissionPolicy, checks []Check) []Expr {
+	var out []Expr
+	for i, m := range p.Spec.MatchConditions {
+		out = append(out, Expr{Where: fmt.Sprintf("matchConditions[%d] (%s)", i, m.Name), Text: m.Expression})
+	}
+	for i, v := range p.Spec.Variables {
+		out = append(out, Expr{Where: fmt.Sprintf("variables[%d] (%s)", i, v.Name), Text: v.Expression})
+	}
+	fields := len(p.Spec.Validations) - len(checks)
+	for i, v := range p.Spec.Validations {
+		var c *Check
+		if i >= fields {
+			c = &checks[i-fields]
+		}
+		out = append(out, Expr{Where: fmt.Sprintf("validations[%d].expression", i), Text: v.Expression, Check: c})
+		out = append(out, Expr{Where: fmt.Sprintf("validations[%d].messageExpression", i), Text: v.MessageExpression, Check: c})
+	}
+	return out
+}
+
+const groups = "(has(request.userInfo.groups) ? request.userInfo.groups : [])"
+
+func matchConditions(s Settings) []admissionv1.MatchCondition {
+	var out []admissionv1.MatchCondition
+	if len(s.ExemptUsers) > 0 {
+		out = append(out, admissionv1.MatchCondition{Name: "not-exempt-user", Expression: fmt.Sprintf("!(request.userInfo.username in %s)", list(s.ExemptUsers))})
+	}
+	if len(s.ExemptGroups) > 0 {
+		out = append(out, admissionv1.MatchCondition{Name: "not-exempt-group", Expression: fmt.Sprintf("!%s.exists(g, g in %s)", groups, list(s.ExemptGroups))})
+	}
+	return out
+}
+
+func variables(k Kind, s Settings) []admissionv1.Variable {
+	v := func(name, expr string) admissionv1.Variable {
+		return admissionv1.Variable{Name: name, Expression: expr}
+	}
+	roles := fmt.Sprintf("%s.filter(g, g.startsWith(%s)).map(g, g.substring(%d))", groups, quote(s.RolePrefix), len(s.RolePrefix))
+	var users []string
+	for _, sa := range sorted(s.ServiceAccounts) {
+		roles += fmt.Sprintf(" + (request.userInfo.username == %s ? %s : [])", quote(sa.User), list(sa.Roles))
+		users = append(users, sa.User)
+	}
+	var tenants string
+	switch s.TenantFrom {
+	case TenantFromExtra:
+		tenants = fmt.Sprintf("(has(request.userInfo.extra) && %s in request.userInfo.extra ? request.userInfo.extra[%s] : [])", quote(s.TenantExtra), quote(s.TenantExtra))
+	case TenantFromNamespace:
+		tenants = "(request.namespace != '' ? [request.namespace] : [])"
+	default:
+		tenants = fmt.Sprintf("%s.filter(g, g.startsWith(%s)).map(g, g.substring(%d))", groups, quote(s.TenantPrefix), len(s.TenantPrefix))
+	}
+	allTenants := "false"
+	if len(users) > 0 {
+		allTenants = fmt.Sprintf("request.userInfo.username in %s", list(users))
+	}
+	over := fmt.Sprintf("has(params.spec) && has(params.spec.tenants) && variables.tenant in params.spec.tenants && has(params.spec.tenants[variables.tenant].types) && %s in params.spec.tenants[variables.tenant].types ? params.spec.tenants[variables.tenant].types[%s] : {}", quote(k.TypeName), quote(k.TypeName))
+	return []admissionv1.Variable{
+		v("old", "oldObject != null ? oldObject : {}"),
+		v("roles", roles),
+		v("rolesText", "size(variables.roles) == 0 ? 'no role' : 'roles ' + variables.roles.join(', ')"),
+		v("allTenants", allTenants),
+		v("newTenant", tenantOf("object", k.TenantSegments)),
+		v("oldTenant", "oldObject != null ? "+tenantOf("oldObject", k.TenantSegments)+" : variables.newTenant"),
+		v("callerTenants", tenants),
+		v("tenant", "variables.allTenants ? variables.oldTenant : (size(variables.callerTenants) == 1 ? variables.callerTenants[0] : '')"),
+		v("listed", "!(has(params.spec) && has(params.spec.listedTenantsOnly) && params.spec.listedTenantsOnly) || (has(params.spec.tenants) && variables.tenant in params.spec.tenants)"),
+		v("over", over),
+	}
+}
+
+// tenantOf reads the tenant key through structs and pointers ("" when a
+// struct on the way is absent, as Go reads a nil pointer's zero struct).
+func tenantOf(obj string, segs []string) string {
+	v := obj
+	for _, s := range segs[:len(segs)-1] {
+		v = orEmpty(v, s, "{}")
+	}
+	return orEmpty(v, segs[len(segs)-1], "''")
+}
+
+func validations(k Kind, checks []Check) []admissionv1.Validation {
+	forbidden := metav1.StatusReasonForbidden
+	val := func(expr, msg, msgExpr string) admissionv1.Validation {
+		return admissionv1.Validation{Expression: expr, Message: msg, MessageExpression: msgExpr, Reason: &forbidden}
+	}
+	out := []admissionv1.Validation{
+		val("variables.tenant != ''", "the request has no tenant",
+			"request.userInfo.username + ' has no tenant (want exactly one)'"),
+		val("variables.listed", "the caller's tenant is not listed in the access policy",
+			"'tenant ' + variables.tenant + ' is not listed in the access policy (listedTenantsOnly)'"),
+		val("variables.tenant == '' || variables.newTenant == variables.tenant", k.TenantPath+" names another tenant",
+			fmt.Sprintf("'%s is ' + variables.newTenant + ', the caller acts for tenant ' + variables.tenant", k.TenantPath)),
+		val("variables.oldTenant == variables.newTenant", k.TenantPath+" may not change",
+			fmt.Sprintf("'%s may not change (from ' + variables.oldTenant + ' to ' + variables.newTenant + ')'", k.TenantPath)),
+	}
+	for _, c := range checks {
+		writers := "no role"
+		if len(c.Static) > 0 {
+			writers = "role " + strings.Join(c.Static, ", ")
+		}
+		expr := fmt.Sprintf("!(%s) || %s", c.Changed, writable(c))
+		msg := fmt.Sprintf("%s may not be changed by the caller's roles (the access tags let %s write it)", c.Path, writers)
+		msgExpr := fmt.Sprintf("'%s may not be changed by ' + request.userInfo.username + ' with ' + variables.rolesText + ' (the access tags let %s write it)'", c.Path, writers)
+		out = append(out, val(expr, msg, msgExpr))
+	}
+	return out
+}
+
+// writable holds when one of the caller's roles may write the row: the
+// tenant's override of the role when the access policy has one (it replaces
+// the role's rights), else the tags' rights.
+func writable(c Check) string {
+	static := "false"
+	if len(c.Static) > 0 {
+		static = "r in " + list(c.Static)
+	}
+	return fmt.Sprintf("variables.roles.exists(r, r in variables.over ? (has(variables.over[r].write) && variables.over[r].write.exists(p, p in %s)) : %s)", list(c.Grants), static)
+}
+
+func sorted(sas []ServiceAccount) []ServiceAccount {
+	out := append([]ServiceAccount(nil), sas...)
+	sort.Slice(out, func(i, j int) bool { return out[i].User < out[j].User })
+	return out
+}

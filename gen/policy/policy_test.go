@@ -1,0 +1,199 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/modelgen/modelgen/gen"
+
+	"github.com/modelgen/modelgen/model"
+)
+
+// docType loads the rbac test types: Doc holds every access shape.
+func docType(t *testing.T) *model.TypeAccess {
+	t.Helper()
+	m, err := model.Load(model.Config{Patterns: []string{"../../rbac/internal/testtypes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Diags.HasErrors() {
+		t.Fatal(m.Diags)
+	}
+	for _, tr := range m.Access.Sorted() {
+		if tr.Type.Name == "Doc" {
+			return tr
+		}
+	}
+	t.Fatal("no Doc")
+	return nil
+}
+
+func docKind(tr *model.TypeAccess) Kind {
+	k := KindOf(tr)
+	k.Group, k.Version, k.Plural, k.Status = "test.modelgen.io", "v1", "docs", false
+	return k
+}
+
+func TestDocPolicyCompiles(t *testing.T) {
+	tr := docType(t)
+	data, diags := ForType(tr, docKind(tr), DefaultSettings())
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if testing.Verbose() {
+		t.Log(string(data))
+	}
+}
+
+// TestBindingDeniesWithItsAccessPolicy: the file holds the policy and a
+// binding of it that denies (not only warns or audits) and, without its
+// AccessPolicy, fails closed.
+func TestBindingDeniesWithItsAccessPolicy(t *testing.T) {
+	tr := docType(t)
+	data, diags := ForType(tr, docKind(tr), DefaultSettings())
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	docs := strings.Split(string(data), "\n---\n")
+	if len(docs) != 2 {
+		t.Fatalf("want a policy and a binding, got %d documents", len(docs))
+	}
+	var p admissionv1.ValidatingAdmissionPolicy
+	var b admissionv1.ValidatingAdmissionPolicyBinding
+	if err := yaml.UnmarshalStrict([]byte(docs[0]), &p); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.UnmarshalStrict([]byte(docs[1]), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Kind != "ValidatingAdmissionPolicyBinding" || b.Spec.PolicyName != p.Name || !slices.Equal(b.Spec.ValidationActions, []admissionv1.ValidationAction{admissionv1.Deny}) {
+		t.Errorf("binding %+v does not deny with policy %s", b, p.Name)
+	}
+	if b.Spec.ParamRef == nil || b.Spec.ParamRef.Name != DefaultParamName || *b.Spec.ParamRef.ParameterNotFoundAction != admissionv1.DenyAction {
+		t.Errorf("binding's paramRef %+v: want %s, denying when it is missing", b.Spec.ParamRef, DefaultParamName)
+	}
+	if *p.Spec.FailurePolicy != admissionv1.Fail || p.Spec.ParamKind.Kind != ParamKind {
+		t.Errorf("policy: failurePolicy %v, paramKind %v", *p.Spec.FailurePolicy, p.Spec.ParamKind)
+	}
+}
+
+// TestLosingAWriteRightChangesThePolicy: the policy is derived from the
+// same rules as x-modelgen-access, so a role that loses a write right
+// loses it in the policy too (the gate judges the rules).
+func TestLosingAWriteRightChangesThePolicy(t *testing.T) {
+	tr := docType(t)
+	before, _ := ForType(tr, docKind(tr), DefaultSettings())
+	for _, r := range tr.Table {
+		if r.Path == "title" {
+			r.Field.Write = slices.DeleteFunc(slices.Clone(r.Field.Write), func(s string) bool { return s == "editor" })
+		}
+	}
+	after, diags := ForType(tr, docKind(tr), DefaultSettings())
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if string(before) == string(after) {
+		t.Fatal("the policy did not change when editor lost the write right on title")
+	}
+	for _, c := range Checks(tr) {
+		if c.Path == "title" && slices.Contains(c.Static, "editor") {
+			t.Errorf("title still writable by editor: %v", c.Static)
+		}
+	}
+	p, _ := Build(docKind(tr), Checks(tr), DefaultSettings())
+	found := false
+	for _, v := range p.Spec.Validations {
+		if strings.HasPrefix(v.MessageExpression, "'title may not") {
+			found = strings.Contains(v.MessageExpression, "(the access tags let role admin write it)")
+		}
+	}
+	if !found {
+		t.Error("the message of title does not follow the rule")
+	}
+}
+
+// TestCompileErrorsNameTheExpression: an expression the API server's
+// compiler refuses is reported with where it sits and the row it judges.
+func TestCompileErrorsNameTheExpression(t *testing.T) {
+	tr := docType(t)
+	checks := Checks(tr)
+	p, _ := Build(docKind(tr), checks, DefaultSettings())
+	fields := len(p.Spec.Validations) - len(checks)
+	p.Spec.Validations[fields+1].Expression = "object.title +"
+	p.Spec.Variables[1].Expression = "request.nosuchfield"
+	errs := CompileErrors(p, checks)
+	if len(errs) != 2 {
+		t.Fatalf("want 2 errors, got %v", errs)
+	}
+	if errs[0].Expr.Where != "variables[1] (roles)" || !strings.Contains(errs[0].Err.Error(), "nosuchfield") {
+		t.Errorf("first error: %s: %v", errs[0].Expr.Where, errs[0].Err)
+	}
+	if errs[1].Expr.Check == nil || errs[1].Expr.Check.Path != checks[1].Path || errs[1].Expr.Check.Pos.Line == 0 {
+		t.Errorf("second error does not name its row and position: %+v", errs[1].Expr)
+	}
+}
+
+func TestSettingsOfRefusesMistakes(t *testing.T) {
+	pk := &model.Package{Dir: "/m/api"}
+	cfg := gen.Config{PolicyTenantFrom: "header", PolicyServiceAccounts: "sys/op=Admin,broken", Policy: "sometimes"}
+	_, diags := SettingsOf(pk, cfg)
+	var msgs []string
+	for _, d := range diags {
+		msgs = append(msgs, d.String())
+	}
+	got := strings.Join(msgs, "\n")
+	for _, want := range []string{`"policy": "sometimes"`, `"policyTenantFrom": "header"`, `invalid role name "Admin"`, `"broken": want namespace/name=role|role`, "/m/api/modelgen.yaml:1:1"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	s, diags := SettingsOf(pk, gen.Config{PolicyServiceAccounts: "payments-system/op=operator|auditor", PolicyExemptGroups: "-"})
+	if diags.HasErrors() || len(s.ExemptGroups) != 0 || s.ServiceAccounts[0].User != "system:serviceaccount:payments-system:op" || len(s.ServiceAccounts[0].Roles) != 2 {
+		t.Errorf("settings %+v, %v", s, diags)
+	}
+}
+
+// TestTenantSources: the tenant from a user extra, or from the namespace.
+func TestTenantSources(t *testing.T) {
+	tr := docType(t)
+	obj := func(tenant string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"tenant": tenant, "title": "x"}}
+	}
+	param := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "modelgen.io/v1alpha1", "kind": "AccessPolicy", "metadata": map[string]any{"name": "modelgen-access"}, "spec": map[string]any{}}}
+	k := docKind(tr)
+	gvr := schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Plural}
+	for _, c := range []struct {
+		from    string
+		user    UserInfo
+		ns      string
+		tenant  string
+		allowed bool
+	}{
+		{TenantFromExtra, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}, Extra: map[string][]string{"modelgen.io/tenant": {"t1"}}}, "x", "t1", true},
+		{TenantFromExtra, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}, Extra: map[string][]string{"modelgen.io/tenant": {"t1"}}}, "x", "t2", false},
+		{TenantFromExtra, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor", "modelgen:tenant:t1"}}, "x", "t1", false},
+		{TenantFromNamespace, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}}, "t1", "t1", true},
+		{TenantFromNamespace, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}}, "t1", "t2", false},
+	} {
+		s := DefaultSettings()
+		s.TenantFrom = c.from
+		p, _ := Build(k, Checks(tr), s)
+		if errs := CompileErrors(p, Checks(tr)); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		v, err := NewEvaluator(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Evaluate(v, Request{New: obj(c.tenant), Resource: gvr, Namespace: c.ns, User: c.user, Params: param})
+		if got.Allowed != c.allowed {
+			t.Errorf("%s, namespace %s, object of %s: allowed %v, want %v %v", c.from, c.ns, c.tenant, got.Allowed, c.allowed, got.Messages)
+		}
+	}
+}

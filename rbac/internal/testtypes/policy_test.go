@@ -1,0 +1,519 @@
+package testtypes_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+
+	"testing"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+
+	"github.com/modelgen/modelgen/gen/policy"
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/rbac"
+	tt "github.com/modelgen/modelgen/rbac/internal/testtypes"
+)
+
+// The differential test: random old/new pairs of Doc (every access shape:
+// an inlined embedded struct, a struct, a pointer, []T, []*T, map[K]T,
+// map[K]*T, [n]T, leaves of many kinds), random subjects and tenant
+// policies; the generated Go guard's CheckWrite and the generated
+// ValidatingAdmissionPolicy, run by the API server's own validating
+// admission policy evaluator, must agree on every pair.
+
+const operator = "system:serviceaccount:sys:operator"
+
+var (
+	gvr = schema.GroupVersionResource{Group: "test.modelgen.io", Version: "v1", Resource: "docs"}
+	gvk = schema.GroupVersionKind{Group: "test.modelgen.io", Version: "v1", Kind: "Doc"}
+)
+
+func settings() policy.Settings {
+	s := policy.DefaultSettings()
+	s.ServiceAccounts = []policy.ServiceAccount{{User: operator, Roles: []string{"editor"}}}
+	return s
+}
+
+// docPolicy generates the policy of Doc from its source.
+func docPolicy(t testing.TB) (*admissionv1.ValidatingAdmissionPolicy, *model.TypeAccess) {
+	t.Helper()
+	m, err := model.Load(model.Config{Patterns: []string{"."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range m.Access.Sorted() {
+		if tr.Type.Name != "Doc" {
+			continue
+		}
+		k := policy.KindOf(tr)
+		k.Group, k.Version, k.Plural = gvr.Group, gvr.Version, gvr.Resource
+		checks := policy.Checks(tr)
+		p, _ := policy.Build(k, checks, settings())
+		if errs := policy.CompileErrors(p, checks); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return p, tr
+	}
+	t.Fatal("no Doc")
+	return nil, nil
+}
+
+var (
+	roles   = []string{"admin", "editor", "viewer", "auditor", "clerk", "ghost"}
+	tenants = []string{"t1", "t2"}
+	words   = []string{"", "a", "b"}
+)
+
+type gen struct{ r *rand.Rand }
+
+func (g gen) word() string    { return words[g.r.Intn(len(words))] }
+func (g gen) coin(n int) bool { return g.r.Intn(n) == 0 }
+
+func (g gen) item() tt.Item {
+	return tt.Item{SKU: g.word(), Price: float64(g.r.Intn(3)) / 2, Note: g.word()}
+}
+
+func (g gen) items() []tt.Item {
+	if g.coin(4) {
+		return nil
+	}
+	out := []tt.Item{}
+	for range g.r.Intn(3) {
+		out = append(out, g.item())
+	}
+	return out
+}
+
+func (g gen) doc(tenant string) tt.Doc {
+	d := tt.Doc{Tenant: tenant, Title: g.word(), Secret: g.word(), Count: g.r.Intn(2), Kind: tt.Kind(g.word())}
+	d.ID, d.Version = g.word(), int64(g.r.Intn(2))
+	if !g.coin(2) {
+		f := float64(g.r.Intn(2))
+		d.Score = &f
+	}
+	if !g.coin(2) {
+		d.Labels = map[string]string{}
+		if !g.coin(2) {
+			d.Labels[g.word()] = g.word()
+		}
+	}
+	if !g.coin(2) {
+		d.Tags = []string{}
+		if !g.coin(2) {
+			d.Tags = append(d.Tags, g.word())
+		}
+	}
+	d.Owner = tt.Person{Name: g.word(), Email: g.word()}
+	if !g.coin(2) {
+		d.Reviewer = &tt.Person{Name: g.word(), Email: g.word()}
+	}
+	d.Items = g.items()
+	for _, it := range g.items() {
+		if g.coin(3) {
+			d.Refs = append(d.Refs, nil)
+		} else {
+			d.Refs = append(d.Refs, &it)
+		}
+	}
+	if !g.coin(3) {
+		d.ByKey = map[string]tt.Item{}
+		for range g.r.Intn(3) {
+			d.ByKey[g.word()] = g.item()
+		}
+	}
+	if !g.coin(3) {
+		d.PtrByKey = map[string]*tt.Item{}
+		for range g.r.Intn(3) {
+			if g.coin(3) {
+				d.PtrByKey[g.word()] = nil
+			} else {
+				it := g.item()
+				d.PtrByKey[g.word()] = &it
+			}
+		}
+	}
+	d.Pair = [2]tt.Item{g.item(), g.item()}
+	if !g.coin(3) {
+		d.Notes = []string{}
+		if g.coin(2) {
+			d.Notes = append(d.Notes, g.word())
+		}
+	}
+	d.Lines = g.items()
+	return d
+}
+
+// mutate changes a few fields of a copy of d (through JSON, a deep copy),
+// taking them from another random Doc.
+func (g gen) mutate(d tt.Doc) tt.Doc {
+	var a, b map[string]any
+	mustRound(d, &a)
+	mustRound(g.doc(d.Tenant), &b)
+	keys := make([]string, 0, len(b))
+	for k := range b {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for range 1 + g.r.Intn(2) {
+		k := keys[g.r.Intn(len(keys))]
+		if v, ok := b[k]; ok {
+			a[k] = v
+		}
+	}
+	if g.coin(10) {
+		a["tenant"] = tenants[g.r.Intn(len(tenants))]
+	}
+	var out tt.Doc
+	mustRound(a, &out)
+	if g.coin(2) {
+		g.nested(&out)
+	}
+	return out
+}
+
+// nested changes one field inside a container: an element's field, a
+// pointer element turned null, a key added or removed.
+func (g gen) nested(d *tt.Doc) {
+	price := float64(g.r.Intn(3)) + 0.25
+	switch g.r.Intn(13) {
+	case 0:
+		if len(d.Refs) > 0 && d.Refs[0] != nil {
+			d.Refs[0].Price = price
+		} else {
+			d.Refs = append(d.Refs, &tt.Item{Price: price})
+		}
+	case 1:
+		if len(d.Refs) > 0 {
+			d.Refs[0] = nil
+		}
+	case 2:
+		if d.PtrByKey == nil {
+			d.PtrByKey = map[string]*tt.Item{}
+		}
+		d.PtrByKey["k"+g.word()] = &tt.Item{SKU: g.word()}
+	case 3:
+		for k, v := range d.PtrByKey {
+			if v != nil {
+				v.Price = price
+			} else {
+				delete(d.PtrByKey, k)
+			}
+			break
+		}
+	case 4:
+		if len(d.Items) > 0 {
+			d.Items[len(d.Items)-1].Note = "n" + g.word()
+		}
+	case 5:
+		for k, v := range d.ByKey {
+			v.SKU = "s" + g.word()
+			d.ByKey[k] = v
+			break
+		}
+	case 6:
+		d.Pair[g.r.Intn(2)].Price = price
+	case 7: // zero elements and keys: only the container's own rule sees them
+		d.Items = append(d.Items, tt.Item{})
+	case 8:
+		d.Lines = append(d.Lines, tt.Item{})
+	case 9:
+		if d.ByKey == nil {
+			d.ByKey = map[string]tt.Item{}
+		}
+		d.ByKey["z"] = tt.Item{}
+	case 10:
+		d.Refs = append(d.Refs, &tt.Item{})
+	case 11: // a zero pointer element turned null, or back
+		for i, e := range d.Refs {
+			if e == nil {
+				d.Refs[i] = &tt.Item{}
+			} else if *e == (tt.Item{}) {
+				d.Refs[i] = nil
+			}
+		}
+	case 12: // the same number of keys, another key
+		for k, v := range d.ByKey {
+			delete(d.ByKey, k)
+			d.ByKey[k+"2"] = v
+			break
+		}
+	}
+}
+
+func mustRound(in, out any) {
+	data, err := json.Marshal(in)
+	if err != nil {
+		panic(err)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		panic(err)
+	}
+}
+
+// served is the object as the API server holds it: JSON, with the nulls
+// of fields pruned (a field that is not nullable loses its null).
+func served(d tt.Doc) *unstructured.Unstructured {
+	var m map[string]any
+	mustRound(d, &m)
+	pruneNulls(m)
+	return &unstructured.Unstructured{Object: m}
+}
+
+func pruneNulls(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if e == nil {
+				delete(x, k)
+				continue
+			}
+			pruneNulls(e)
+		}
+	case []any:
+		for _, e := range x {
+			pruneNulls(e)
+		}
+	}
+}
+
+func (g gen) policyDoc(t *rbac.Table) rbac.PolicyDoc {
+	doc := rbac.PolicyDoc{Tenants: map[string]rbac.TenantDoc{}, ListedTenantsOnly: g.coin(8)}
+	for _, tenant := range tenants[:1] {
+		grants := map[string]rbac.Grant{}
+		for _, role := range roles[:5] {
+			if !g.coin(3) {
+				continue
+			}
+			var write []string
+			if g.coin(8) {
+				write = []string{"*"}
+			}
+			for _, f := range t.Fields() {
+				if g.coin(6) {
+					write = append(write, f.Path)
+				}
+			}
+			grants[role] = rbac.Grant{Write: write}
+		}
+		doc.Tenants[tenant] = rbac.TenantDoc{Types: map[string]map[string]rbac.Grant{t.Name(): grants}}
+	}
+	return doc
+}
+
+func params(doc rbac.PolicyDoc) runtime.Object {
+	var spec map[string]any
+	mustRound(doc, &spec)
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "modelgen.io/v1alpha1", "kind": "AccessPolicy",
+		"metadata": map[string]any{"name": policy.DefaultParamName}, "spec": spec,
+	}}
+}
+
+// caller is one random subject, as Go sees it and as the API server does.
+type caller struct {
+	user policy.UserInfo
+	// goSubject is nil when the subject is the operator: it acts for the
+	// tenant of the object.
+	subject *rbac.Subject
+	roles   []string
+}
+
+func (g gen) caller() caller {
+	var rs []string
+	for _, r := range roles {
+		if g.coin(3) {
+			rs = append(rs, r)
+		}
+	}
+	if g.coin(8) {
+		return caller{user: policy.UserInfo{Name: operator, Groups: []string{"system:serviceaccounts"}}, roles: []string{"editor"}}
+	}
+	u := policy.UserInfo{Name: "alice", Groups: []string{"system:authenticated"}}
+	for _, r := range rs {
+		u.Groups = append(u.Groups, "modelgen:role:"+r)
+	}
+	s := &rbac.Subject{Roles: rs}
+	switch n := g.r.Intn(12); {
+	case n == 0: // no tenant
+	case n == 1: // two tenants: ambiguous, none
+		u.Groups = append(u.Groups, "modelgen:tenant:t1", "modelgen:tenant:t2")
+	default:
+		s.Tenant = tenants[g.r.Intn(len(tenants))]
+		u.Groups = append(u.Groups, "modelgen:tenant:"+s.Tenant)
+	}
+	return caller{user: u, subject: s, roles: rs}
+}
+
+type pair struct {
+	old, cur *tt.Doc
+	who      caller
+	doc      rbac.PolicyDoc
+}
+
+func (p pair) String() string {
+	o, _ := json.Marshal(p.old)
+	c, _ := json.Marshal(p.cur)
+	d, _ := json.Marshal(p.doc)
+	return fmt.Sprintf("user %+v\nold %s\nnew %s\npolicy %s", p.who.user, o, c, d)
+}
+
+// goVerdict is CheckWrite on the objects as the server holds them (a
+// field JSON skips does not reach it, nulls of fields are pruned), as a
+// guard in the server's path would decode them.
+func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
+	pol, err := rbac.NewPolicy(p.doc, tbl)
+	if err != nil {
+		return false, err
+	}
+	guard := rbac.NewGuard(rbac.NewStore(pol), tt.DocAccess)
+	var cur tt.Doc
+	mustRound(served(*p.cur).Object, &cur)
+	var old *tt.Doc
+	if p.old != nil {
+		old = new(tt.Doc)
+		mustRound(served(*p.old).Object, old)
+	}
+	s := rbac.Subject{Roles: p.who.roles}
+	if p.who.subject != nil {
+		s = *p.who.subject
+	} else if old != nil {
+		s.Tenant = old.Tenant
+	} else {
+		s.Tenant = cur.Tenant
+	}
+	return guard.CheckWrite(s, old, &cur) == nil, nil
+}
+
+func serverVerdict(v validating.Validator, p pair) policy.Verdict {
+	r := policy.Request{New: served(*p.cur), Resource: gvr, Kind: gvk, Namespace: "default", User: p.who.user, Params: params(p.doc)}
+	if p.old != nil {
+		r.Old = served(*p.old)
+	}
+	return policy.Evaluate(v, r)
+}
+
+func TestPolicyAgreesWithCheckWrite(t *testing.T) {
+	p, _ := docPolicy(t)
+	v, err := policy.NewEvaluator(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl := tt.DocAccess.Table()
+	g := gen{rand.New(rand.NewSource(23))}
+	n, allowed, diffs := 1500, 0, 0
+	if testing.Short() {
+		n = 500
+	}
+	for i := range n {
+		who := g.caller()
+		tenant := tenants[g.r.Intn(len(tenants))]
+		if who.subject != nil && who.subject.Tenant != "" && !g.coin(6) {
+			tenant = who.subject.Tenant
+		}
+		old := g.doc(tenant)
+		cur := g.mutate(old)
+		pr := pair{old: &old, cur: &cur, who: who}
+		if g.coin(5) {
+			pr.old = nil
+			cur = g.doc(tenant)
+			if g.coin(2) { // a create that sets few fields
+				cur = tt.Doc{Tenant: tenant, Title: g.word()}
+			}
+			pr.cur = &cur
+		}
+		if !g.coin(3) {
+			pr.doc = g.policyDoc(tbl)
+		}
+		want, err := goVerdict(pr, tbl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := serverVerdict(v, pr)
+		if want {
+			allowed++
+		}
+		if got.Allowed != want {
+			diffs++
+			if diffs <= 5 {
+				t.Errorf("pair %d: CheckWrite allows=%v, the policy allows=%v %v\n%s", i, want, got.Allowed, got.Messages, pr)
+			}
+		}
+	}
+	t.Logf("%d pairs, %d allowed by both, %d differences", n, allowed, diffs)
+	if allowed < n/10 || allowed > n*9/10 {
+		t.Errorf("%d of %d pairs allowed: the generator does not exercise both verdicts", allowed, n)
+	}
+}
+
+// TestPolicyMutations drops one path from one generated expression, or a
+// field's whole validation, and expects a change of that field by an
+// editor (which the tags forbid it) to be admitted then: the agreement above
+// is not an accident of expressions that never fire.
+func TestPolicyMutations(t *testing.T) {
+	base, tr := docPolicy(t)
+	checks := policy.Checks(tr)
+	fields := len(base.Spec.Validations) - len(checks)
+	old := tt.Doc{Tenant: "t1", Items: []tt.Item{{SKU: "a"}}, Refs: []*tt.Item{{SKU: "a"}}, ByKey: map[string]tt.Item{"k": {}}, Reviewer: &tt.Person{}}
+	cases := []struct {
+		path, drop string
+		change     func(*tt.Doc)
+	}{
+		{"items[].price", "'price'", func(d *tt.Doc) { d.Items[0].Price = 1 }},             // a list of structs
+		{"refs[].price", "'price'", func(d *tt.Doc) { d.Refs[0].Price = 1 }},               // a list of pointers
+		{"byKey{}.price", "'price'", func(d *tt.Doc) { d.ByKey["k"] = tt.Item{Price: 1} }}, // a map of structs
+		{"pair[].price", "'price'", func(d *tt.Doc) { d.Pair[1].Price = 1 }},               // an array
+		{"reviewer.email", "'email'", func(d *tt.Doc) { d.Reviewer.Email = "e" }},          // a pointer
+		{"owner.email", "'email'", func(d *tt.Doc) { d.Owner.Email = "e" }},                // a struct
+		{"version", "'version'", func(d *tt.Doc) { d.Version = 2 }},                        // an inlined embedded struct
+		{"ptrByKey", "", func(d *tt.Doc) { d.PtrByKey = map[string]*tt.Item{"k": {}} }},    // a map of pointers: the whole validation
+		{"secret", "", func(d *tt.Doc) { d.Secret = "s" }},
+	}
+	editor := caller{user: policy.UserInfo{Name: "ed", Groups: []string{"modelgen:role:editor", "modelgen:tenant:t1"}}, subject: &rbac.Subject{Tenant: "t1", Roles: []string{"editor"}}, roles: []string{"editor"}}
+	v, err := policy.NewEvaluator(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.path, func(t *testing.T) {
+			var cur tt.Doc
+			mustRound(old, &cur)
+			c.change(&cur)
+			pr := pair{old: &old, cur: &cur, who: editor}
+			if ok, _ := goVerdict(pr, tt.DocAccess.Table()); ok {
+				t.Fatalf("CheckWrite lets an editor change %s", c.path)
+			}
+			if got := serverVerdict(v, pr); got.Allowed || !strings.Contains(strings.Join(got.Messages, "\n"), c.path+" may not be changed by ed with roles editor") {
+				t.Fatalf("the policy does not refuse the change of %s by naming it: %v", c.path, got.Messages)
+			}
+			p := base.DeepCopy()
+			i := slices.IndexFunc(checks, func(k policy.Check) bool { return k.Path == c.path })
+			if i < 0 {
+				t.Fatalf("no validation judges %s", c.path)
+			}
+			val := &p.Spec.Validations[fields+i]
+			if c.drop == "" {
+				p.Spec.Validations = slices.Delete(p.Spec.Validations, fields+i, fields+i+1)
+			} else {
+				if !strings.Contains(val.Expression, c.drop) {
+					t.Fatalf("%s: %s not in %s", c.path, c.drop, val.Expression)
+				}
+				// the path now names a field no object has: the row never changes
+				val.Expression = strings.ReplaceAll(val.Expression, c.drop, "'dropped'")
+			}
+			mv, err := policy.NewEvaluator(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := serverVerdict(mv, pr); !got.Allowed {
+				t.Errorf("with %s dropped the change is still refused: %v", c.path, got.Messages)
+			}
+		})
+	}
+}
