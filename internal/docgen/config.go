@@ -72,10 +72,16 @@ func configDocs(src []byte) (map[string]string, error) {
 		if !ok {
 			return false
 		}
+		// A field without a comment of its own shares the one above it
+		// ("PolicyExemptGroups and PolicyExemptUsers are ...").
+		last := ""
 		for _, fld := range st.Fields.List {
+			if fld.Doc != nil {
+				last = strings.TrimSpace(fld.Doc.Text())
+			}
 			for _, id := range fld.Names {
-				if fld.Doc != nil {
-					out[id.Name] = strings.TrimSpace(fld.Doc.Text())
+				if last != "" {
+					out[id.Name] = last
 				}
 			}
 		}
