@@ -19,6 +19,9 @@ import (
 // string the agreement suite feeds the judges, plus each pattern's own
 // matches and near misses: the verdicts must be equal.
 func TestPatternsMeanTheSameInECMAScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("feeds every pattern the suite's strings, about a minute (-short)")
+	}
 	h, err := Suite()
 	if err != nil {
 		t.Fatal(err)

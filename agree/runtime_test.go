@@ -12,6 +12,8 @@ import (
 	"github.com/modelgen/modelgen/agree"
 	"github.com/modelgen/modelgen/agree/internal/runtimecases"
 	"github.com/modelgen/modelgen/model"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // notProbed are the runtime-only keywords the corpus leaves out, and why.
@@ -112,29 +114,29 @@ func TestRuntimeCorpusCoversTheRegistry(t *testing.T) {
 
 var serverRe = regexp.MustCompile(`(?s)<!-- BEGIN SERVER AGREEMENT -->.*<!-- END SERVER AGREEMENT -->`)
 
-// TestREADMEServerAgreement keeps the README's per-keyword server table
-// true (go test ./agree -run TestREADMEServerAgreement -update rewrites it).
-func TestREADMEServerAgreement(t *testing.T) {
+// TestServerAgreementTable keeps docs/agreement.md's per-keyword server
+// table true (-update rewrites it).
+func TestServerAgreementTable(t *testing.T) {
 	r, err := runtimeReport()
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := renderServer(r)
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/agreement.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !serverRe.Match(data) {
-		t.Fatal("README.md has no server agreement markers")
+		t.Fatal("docs/agreement.md has no server agreement markers")
 	}
-	if *update {
-		if err := os.WriteFile("../README.md", serverRe.ReplaceAll(data, []byte(want)), 0o644); err != nil {
+	if testkit.Update() {
+		if err := os.WriteFile("../docs/agreement.md", serverRe.ReplaceAll(data, []byte(want)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	if got := serverRe.Find(data); string(got) != want {
-		t.Errorf("the README's server agreement table is stale: run go test ./agree -run TestREADMEServerAgreement -update")
+		t.Errorf("docs/agreement.md: the server agreement table is stale: run ./hack/update.sh")
 	}
 }
 

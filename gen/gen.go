@@ -26,8 +26,13 @@ type File struct {
 
 // Config holds the settings of one package, from flags or modelgen.yaml.
 type Config struct {
-	Title       string `json:"title"`
-	Version     string `json:"version"`
+	// Title is the OpenAPI document's info.title (default: the API group,
+	// else the package path).
+	Title string `json:"title"`
+	// Version is the OpenAPI document's info.version, the version the
+	// compatibility gate judges.
+	Version string `json:"version"`
+	// Description is the OpenAPI document's info.description.
 	Description string `json:"description"`
 	// OpenAPI is the document's path relative to the package directory.
 	OpenAPI string `json:"openapi"`

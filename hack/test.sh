@@ -2,8 +2,9 @@
 # test.sh runs every test of the repository, as CI does:
 #   1. go vet and go test for every module of the workspace (unit, golden,
 #      generated-code and in-process API-server validation tests);
-#   2. a staleness check: the checked-in generated files of the examples
-#      must match what modelgen generates now;
+#   2. lint (hack/lint.sh: staticcheck) and a staleness check: hack/update.sh
+#      regenerates every golden, generated document block, example and
+#      benchmark package, and the tree must not change;
 #   3. the upstream tier (compat/upstream): controller-gen and modelgen side
 #      by side on gateway-api, cluster-api and prometheus-operator;
 #   4. the envtest tier: a real kube-apiserver + etcd (built once by
@@ -24,8 +25,17 @@ for m in "${modules[@]}"; do
 	(cd "$m" && go vet ./...)
 done
 
-echo "== generated files are current" >&2
-go run ./cmd/modelgen generate --check ./examples/...
+echo "== lint (staticcheck)" >&2
+./hack/lint.sh
+
+echo "== generated files are current (hack/update.sh, then git diff)" >&2
+./hack/update.sh
+if ! git diff --exit-code --stat || [ -n "$(git status --porcelain --untracked-files=all)" ]; then
+	git status --short >&2
+	git diff >&2
+	echo "hack/update.sh changed the tree: run it and commit the result" >&2
+	exit 1
+fi
 
 echo "== go test" >&2
 for m in "${modules[@]}"; do
@@ -33,26 +43,26 @@ for m in "${modules[@]}"; do
 done
 
 # The upstream tier: controller-gen and modelgen side by side on real API
-# modules from the module proxy. Its own module, outside the workspace; the
-# go command may complete its go.sum when the root module's dependencies
-# change.
+# modules from the module proxy. Its own module, outside the workspace,
+# resolved read-only (-mod=readonly): its go.sum is checked in complete,
+# and CI never rewrites it. GOFLAGS=-mod=mod is only for the go commands
+# the tests run in their copies of the upstream modules.
 echo "== upstream compatibility tier (compat/upstream)" >&2
-(cd compat/upstream && GOWORK=off GOFLAGS=-mod=mod go vet ./... && GOWORK=off GOFLAGS=-mod=mod go test -count=1 -timeout 30m ./...)
+(cd compat/upstream && GOWORK=off GOFLAGS=-mod=mod go vet -mod=readonly ./... && GOWORK=off GOFLAGS=-mod=mod go test -mod=readonly -count=1 -timeout 30m ./...)
 
 # The client-compatibility tier is a module of its own, outside go.work, so
 # that the client generators' dependencies stay out of every other build
 # list: it generates clients with oapi-codegen and ogen (pinned by its
 # go.mod's tool directives) from every example's OpenAPI document and from
 # one with every keyword, compiles them and round-trips boundary values.
-# Like the upstream tier, the go command may complete its go.sum when the
-# root module's dependencies change.
+# Like the upstream tier, it resolves read-only.
 # It also gives every document to the Node tools (Ajv, Redocly, orval),
 # which hack/nodetools.sh installs from the npm registry, pinned by its lock
 # file.
 echo "== client-compatibility tier (oapi-codegen, ogen, Ajv, Redocly, orval)" >&2
 MODELGEN_NODETOOLS="$(hack/nodetools.sh)"
 export MODELGEN_NODETOOLS MODELGEN_REQUIRE_NODETOOLS=1
-(cd compat/clients && GOWORK=off GOFLAGS=-mod=mod go vet ./... && GOWORK=off GOFLAGS=-mod=mod go test -count=1 -timeout 30m ./...)
+(cd compat/clients && GOWORK=off GOFLAGS=-mod=mod go vet -mod=readonly ./... && GOWORK=off GOFLAGS=-mod=mod go test -mod=readonly -count=1 -timeout 30m ./...)
 
 if [ "${MODELGEN_SKIP_ENVTEST:-}" = "1" ]; then
 	echo "== envtest tier skipped (MODELGEN_SKIP_ENVTEST=1)" >&2

@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/modelgen/modelgen/model"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // The diagnostics goldens live in testdata/diag/<case>/: a tiny Go package
@@ -19,17 +20,6 @@ import (
 //	go test ./model -run TestDiagnostics -update
 //
 // and review the diff: the goldens are the specification.
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 const diagDir = "testdata/diag"
 
@@ -105,7 +95,7 @@ func TestDiagnostics(t *testing.T) {
 			got := render(t, m.Diags, dir)
 			claimed += strings.Count(got, "\n")
 			golden := filepath.Join(dir, "stderr.txt")
-			if updating() {
+			if testkit.Update() {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -3,7 +3,6 @@ package openapi_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,6 +18,8 @@ import (
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi"
 	"github.com/modelgen/modelgen/schema"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // The OpenAPI goldens live in testdata/<case>/: a Go package and
@@ -28,17 +29,6 @@ import (
 //	go test ./openapi -run TestGolden -update
 //
 // and review the diff.
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 type generated struct {
 	model *model.Model
@@ -132,7 +122,7 @@ func TestGolden(t *testing.T) {
 		t.Run(c, func(t *testing.T) {
 			got := g.docs[c]
 			path := filepath.Join("testdata", c, "want", "openapi.yaml")
-			if updating() {
+			if testkit.Update() {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
 				}

@@ -20,17 +20,6 @@ func (m Mask) or(o Mask) {
 	}
 }
 
-// count is the number of rows in the mask.
-func (m Mask) count() int {
-	n := 0
-	for _, w := range m.bits {
-		for ; w != 0; w &= w - 1 {
-			n++
-		}
-	}
-	return n
-}
-
 // masks are the compiled rights of a subject on a type.
 type masks struct {
 	read, write Mask

@@ -77,6 +77,9 @@ func TestInstallAsGoToolAndSettle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !bytes.Contains(readme, []byte(shopTypes)) {
+		t.Error("the README's quick start is not the package this test generates, builds and tests")
+	}
 	for _, line := range []string{
 		"go get -tool github.com/modelgen/modelgen/cmd/modelgen",
 		"//go:generate go tool modelgen generate .",

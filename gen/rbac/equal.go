@@ -40,6 +40,15 @@ func (e *equalizer) notEqual(a, b *jen.Statement, t types.Type) (jen.Code, error
 	return jen.Op("!").Add(eq), nil
 }
 
+// equalElems compares what two non-nil pointers point to. An Equal method
+// that takes a pointer gets the pointers themselves, not &(*b).
+func (e *equalizer) equalElems(a, b *jen.Statement, elem types.Type) (jen.Code, error) {
+	if ptrArg, ok := equalMethod(elem); ok && ptrArg {
+		return a.Clone().Dot("Equal").Call(b.Clone()), nil
+	}
+	return e.equal(jen.Parens(jen.Op("*").Add(a.Clone())), jen.Parens(jen.Op("*").Add(b.Clone())), elem)
+}
+
 // equal renders a boolean expression comparing two addressable values.
 func (e *equalizer) equal(a, b *jen.Statement, t types.Type) (jen.Code, error) {
 	if t == nil {
@@ -56,7 +65,7 @@ func (e *equalizer) equal(a, b *jen.Statement, t types.Type) (jen.Code, error) {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Pointer:
-		inner, err := e.equal(jen.Parens(jen.Op("*").Add(a.Clone())), jen.Parens(jen.Op("*").Add(b.Clone())), u.Elem())
+		inner, err := e.equalElems(a, b, u.Elem())
 		if err != nil {
 			return nil, err
 		}

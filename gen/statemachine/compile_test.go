@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/statemachine"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 const machineDir = "testdata/machine"
@@ -53,7 +55,7 @@ func compareGolden(t *testing.T, files []gen.File, path string) {
 	if got == nil {
 		t.Fatalf("%s was not generated", path)
 	}
-	if *update {
+	if testkit.Update() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

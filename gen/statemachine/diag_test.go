@@ -1,7 +1,6 @@
 package statemachine_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +10,9 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/model"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+	"github.com/modelgen/modelgen/internal/testkit"
+)
 
 // The testdata packages are loaded once: loading is the slow part.
 var (
@@ -76,7 +75,7 @@ func TestDiagnostics(t *testing.T) {
 			}
 			got := strings.Join(lines, "")
 			golden := filepath.Join(dir, "stderr.txt")
-			if *update {
+			if testkit.Update() {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}

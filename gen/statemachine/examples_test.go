@@ -18,6 +18,9 @@ import (
 // TestExamplesAreCurrent checks that the examples' generated machines and
 // diagrams are what the generator makes of their tags today.
 func TestExamplesAreCurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the examples module, about a minute (-short); hack/update.sh regenerates the examples and CI fails on a diff")
+	}
 	m := load(t, examples)
 	files, diags := statemachine.Generator{}.Generate(&gen.Context{Model: m, Configs: map[string]gen.Config{}})
 	if diags.HasErrors() {
@@ -124,6 +127,9 @@ func TestSLAMachine(t *testing.T) {
 `
 
 func TestExamplesMachines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on the examples' API packages, over a minute (-short)")
+	}
 	dir := t.TempDir()
 	replace := map[string]string{}
 	for pkg, src := range map[string]string{
@@ -151,6 +157,9 @@ func TestExamplesMachines(t *testing.T) {
 }
 
 func TestExtensions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the examples module, about a minute (-short)")
+	}
 	exts := map[string]any{}
 	for _, mc := range load(t, examples).Machines {
 		exts[mc.Owner.Pkg.Path+"."+mc.Owner.Name] = openapi.Extensions(mc.Field)[ext.StateMachineName]

@@ -2,7 +2,6 @@ package webhook_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +13,9 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/webhook"
 	"github.com/modelgen/modelgen/model"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/modelgen/modelgen/internal/testkit"
+)
 
 func load(t *testing.T) *model.Model {
 	t.Helper()
@@ -169,7 +168,7 @@ func TestGoldenAndDeterministic(t *testing.T) {
 		t.Error("the generated file does not start with the header")
 	}
 	golden := filepath.Join("testdata", "shop.golden", webhook.FileName+".golden")
-	if *update {
+	if testkit.Update() {
 		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 			t.Fatal(err)
 		}

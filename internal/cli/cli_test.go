@@ -373,6 +373,9 @@ func TestDeterministicExamples(t *testing.T) {
 // leaves the other backends' files alone, both when writing and under
 // --check, and removes only its own stale files.
 func TestOnlyJudgesAndRemovesItsOwnFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "only"), dir)
 	withModelgen(t, dir, "example.com/only")
@@ -452,6 +455,9 @@ func withModelgen(t *testing.T, dir, module string) {
 // file; --header-file heads the generated Go files with a licence, and a
 // later run without it keeps the licence and writes nothing.
 func TestCheckDiffAndHeaderFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "only"), dir)
 	withModelgen(t, dir, "example.com/only")

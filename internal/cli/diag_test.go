@@ -1,13 +1,14 @@
 package cli_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelgen/modelgen/internal/cli"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // The CLI's diagnostics goldens live in testdata/diag/<case>/: a module's
@@ -19,8 +20,6 @@ import (
 //	go test ./internal/cli -run TestDiagnosticGoldens -update
 //
 // and review the diff.
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestDiagnosticGoldens(t *testing.T) {
 	entries, err := os.ReadDir(filepath.Join("testdata", "diag"))
@@ -46,7 +45,7 @@ func TestDiagnosticGoldens(t *testing.T) {
 			got := strings.ReplaceAll(r.stderr, dir+string(filepath.Separator), "")
 			got = strings.ReplaceAll(got, dir, ".")
 			golden := filepath.Join(src, "stderr.txt")
-			if *update {
+			if testkit.Update() {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -145,6 +144,9 @@ func TestBrokenPackagesFailUnderCheck(t *testing.T) {
 // missed it, the type-check of the generated code would still refuse it,
 // at a line of a file the run did not write.)
 func TestDeepcopyOfATypeTheRuleLeavesOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks generated code in scratch modules (-short)")
+	}
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "gencode"), dir)
 	withModelgenModule(t, dir, "example.com/gencode")

@@ -1,9 +1,13 @@
-// Package docgen renders documentation from the keyword registry, so that
-// the README's tag reference cannot drift from what the generator does.
+// Package docgen renders reference documentation from the code, so that it
+// cannot drift from what the generator does: the tag reference of
+// docs/validate-tags.md from the keyword registry (TagTable), and the
+// configuration reference of docs/configuration.md from gen.Config and the
+// CLI's flags (ConfigReference).
 //
-// There is no command: the test TestREADMETagTable compares README.md's
-// section between BeginMarker and EndMarker with TagTable and fails when
-// they differ; `go test ./internal/docgen -update` rewrites the section.
+// There is no command: the package's tests compare each page's section
+// between its markers with what the code renders and fail when they
+// differ; `./hack/update.sh` (or `go test ./internal/docgen -update`)
+// rewrites the sections.
 package docgen
 
 import (
@@ -14,7 +18,7 @@ import (
 	"github.com/modelgen/modelgen/model"
 )
 
-// The markers around the generated section of README.md.
+// The markers around docs/validate-tags.md's generated tag reference.
 const (
 	BeginMarker = "<!-- BEGIN TAG TABLE -->"
 	EndMarker   = "<!-- END TAG TABLE -->"
@@ -43,7 +47,7 @@ func TagTable() string {
 	return b.String()
 }
 
-// className names a class the way the README talks about it.
+// className names a class the way the docs talk about it.
 func className(c model.Class) string {
 	switch c {
 	case model.Schema:
@@ -65,34 +69,12 @@ func cell(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 
-// ReplaceSection returns doc with the text between the markers replaced by
-// section. It fails when the markers are missing, repeated or out of order.
+// ReplaceSection returns doc with the tag table's section replaced.
 func ReplaceSection(doc, section string) (string, error) {
-	begin, end, err := markers(doc)
-	if err != nil {
-		return "", err
-	}
-	return doc[:begin] + BeginMarker + "\n" + section + EndMarker + doc[end+len(EndMarker):], nil
+	return ReplaceBlock(doc, BeginMarker, EndMarker, section)
 }
 
-// Section returns the text between the markers.
+// Section returns the tag table's section of doc.
 func Section(doc string) (string, error) {
-	begin, end, err := markers(doc)
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimPrefix(doc[begin+len(BeginMarker):end], "\n"), nil
-}
-
-func markers(doc string) (begin, end int, err error) {
-	begin, end = strings.Index(doc, BeginMarker), strings.Index(doc, EndMarker)
-	switch {
-	case begin < 0 || end < 0:
-		return 0, 0, fmt.Errorf("markers %s and %s not found", BeginMarker, EndMarker)
-	case strings.Count(doc, BeginMarker) > 1 || strings.Count(doc, EndMarker) > 1:
-		return 0, 0, fmt.Errorf("markers %s and %s appear more than once", BeginMarker, EndMarker)
-	case end < begin:
-		return 0, 0, fmt.Errorf("%s comes before %s", EndMarker, BeginMarker)
-	}
-	return begin, end, nil
+	return Block(doc, BeginMarker, EndMarker)
 }

@@ -1,7 +1,8 @@
 package docgen
 
 import (
-	"flag"
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,41 +10,71 @@ import (
 	"testing"
 
 	"github.com/modelgen/modelgen/model"
+
+	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
-var update = flag.Bool("update", false, "rewrite the README's tag table")
+var (
+	tagsPage   = filepath.Join("..", "..", "docs", "validate-tags.md")
+	configPage = filepath.Join("..", "..", "docs", "configuration.md")
+)
 
-var readme = filepath.Join("..", "..", "README.md")
+// TestTagTablePage fails when docs/validate-tags.md's tag table is not the
+// one the registry renders; -update rewrites it.
+func TestTagTablePage(t *testing.T) {
+	checkBlock(t, tagsPage, BeginMarker, EndMarker, TagTable())
+}
 
-// TestREADMETagTable fails when README.md's tag table is not the one the
-// registry renders; -update rewrites it.
-func TestREADMETagTable(t *testing.T) {
-	data, err := os.ReadFile(readme)
-	if os.IsNotExist(err) && *update {
-		data, err = []byte("## Tag reference\n\n"+BeginMarker+"\n"+EndMarker+"\n"), nil
-	}
+// TestConfigurationPage fails when docs/configuration.md's reference is not
+// the one gen.Config and the CLI's flags render; -update rewrites it.
+func TestConfigurationPage(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "gen", "gen.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := TagTable()
-	if *update {
-		doc, err := ReplaceSection(string(data), table)
+	var help bytes.Buffer
+	if code := cli.Run([]string{"generate", "-h"}, nil, io.Discard, &help); code != cli.ExitOK {
+		t.Fatalf("modelgen generate -h: exit %d\n%s", code, help.String())
+	}
+	ref, err := ConfigReference(src, help.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, setting := range []string{"`crdDir`", "`webhookCertificate`", "-check", "-only string"} {
+		if !strings.Contains(ref, setting) {
+			t.Errorf("the reference does not name %s:\n%s", setting, ref)
+		}
+	}
+	checkBlock(t, configPage, ConfigBegin, ConfigEnd, ref)
+}
+
+// checkBlock compares the block of page between the markers with want, or
+// rewrites it under -update.
+func checkBlock(t *testing.T, page, begin, end, want string) {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testkit.Update() {
+		doc, err := ReplaceBlock(string(data), begin, end, want)
 		if err != nil {
-			t.Fatalf("%s: %v", readme, err)
+			t.Fatalf("%s: %v", page, err)
 		}
 		if doc != string(data) {
-			if err := os.WriteFile(readme, []byte(doc), 0o644); err != nil {
+			if err := os.WriteFile(page, []byte(doc), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
 		return
 	}
-	got, err := Section(string(data))
+	got, err := Block(string(data), begin, end)
 	if err != nil {
-		t.Fatalf("%s: %v", readme, err)
+		t.Fatalf("%s: %v", page, err)
 	}
-	if got != table {
-		t.Errorf("%s: the tag table differs from the keyword registry; run go test ./internal/docgen -update", readme)
+	if got != want {
+		t.Errorf("%s: the generated section differs from the code; run ./hack/update.sh", page)
 	}
 }
 

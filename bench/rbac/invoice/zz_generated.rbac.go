@@ -153,7 +153,7 @@ func rbacDiffInvoice(m rbacMask, b int, old, cur *Invoice, d *rbac.Diff) {
 	if !m.Has(b+7) && old.Notes != cur.Notes {
 		d.Deny(b + 7)
 	}
-	if !m.Has(b+8) && !slices.Equal(old.Tags, cur.Tags) {
+	if !m.Has(b+8) && (!slices.Equal(old.Tags, cur.Tags) || (old.Tags == nil) != (cur.Tags == nil)) {
 		d.Deny(b + 8)
 	}
 	if !m.Has(b+9) && old.CreatedAt != cur.CreatedAt {

@@ -452,7 +452,7 @@ func rbacEqual_metav1_ManagedFieldsEntry(a, b metav1.ManagedFieldsEntry) bool {
 	if a.APIVersion != b.APIVersion {
 		return false
 	}
-	if !((a.Time == nil) == (b.Time == nil) && (a.Time == nil || (*a.Time).Equal(&(*b.Time)))) {
+	if !((a.Time == nil) == (b.Time == nil) && (a.Time == nil || a.Time.Equal(b.Time))) {
 		return false
 	}
 	if a.FieldsType != b.FieldsType {
@@ -504,7 +504,7 @@ func rbacEqual_metav1_ObjectMeta(a, b metav1.ObjectMeta) bool {
 	if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
 		return false
 	}
-	if !((a.DeletionTimestamp == nil) == (b.DeletionTimestamp == nil) && (a.DeletionTimestamp == nil || (*a.DeletionTimestamp).Equal(&(*b.DeletionTimestamp)))) {
+	if !((a.DeletionTimestamp == nil) == (b.DeletionTimestamp == nil) && (a.DeletionTimestamp == nil || a.DeletionTimestamp.Equal(b.DeletionTimestamp))) {
 		return false
 	}
 	if !((a.DeletionGracePeriodSeconds == nil) == (b.DeletionGracePeriodSeconds == nil) && (a.DeletionGracePeriodSeconds == nil || (*a.DeletionGracePeriodSeconds) == (*b.DeletionGracePeriodSeconds))) {

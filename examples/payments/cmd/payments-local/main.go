@@ -58,7 +58,7 @@ func run() error {
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zo)))
 
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		return errors.New("KUBEBUILDER_ASSETS is not set: run it as KUBEBUILDER_ASSETS=$(hack/controlplane.sh) ...")
+		return errors.New("KUBEBUILDER_ASSETS is not set: run it as KUBEBUILDER_ASSETS=$(hack/controlplane.sh) followed by this command")
 	}
 	env := &envtest.Environment{CRDDirectoryPaths: []string{*crds}, ErrorIfCRDPathMissing: true, ControlPlaneStartTimeout: 2 * time.Minute}
 	cfg, err := env.Start()

@@ -393,13 +393,13 @@ func rbacDiffSLAContractStatus(m rbacMask, b int, old, cur *SLAContractStatus, d
 		d.Deny(b)
 	}
 	rbac.DiffPtr(m, b+1, old.Measurement, cur.Measurement, d, rbacDiffMeasurement)
-	if !m.Has(b+4) && !((old.BelowDegradeSince == nil) == (cur.BelowDegradeSince == nil) && (old.BelowDegradeSince == nil || (*old.BelowDegradeSince).Equal(&(*cur.BelowDegradeSince)))) {
+	if !m.Has(b+4) && !((old.BelowDegradeSince == nil) == (cur.BelowDegradeSince == nil) && (old.BelowDegradeSince == nil || old.BelowDegradeSince.Equal(cur.BelowDegradeSince))) {
 		d.Deny(b + 4)
 	}
-	if !m.Has(b+5) && !((old.RecoverSince == nil) == (cur.RecoverSince == nil) && (old.RecoverSince == nil || (*old.RecoverSince).Equal(&(*cur.RecoverSince)))) {
+	if !m.Has(b+5) && !((old.RecoverSince == nil) == (cur.RecoverSince == nil) && (old.RecoverSince == nil || old.RecoverSince.Equal(cur.RecoverSince))) {
 		d.Deny(b + 5)
 	}
-	if !m.Has(b+6) && !((old.BelowBreachSince == nil) == (cur.BelowBreachSince == nil) && (old.BelowBreachSince == nil || (*old.BelowBreachSince).Equal(&(*cur.BelowBreachSince)))) {
+	if !m.Has(b+6) && !((old.BelowBreachSince == nil) == (cur.BelowBreachSince == nil) && (old.BelowBreachSince == nil || old.BelowBreachSince.Equal(cur.BelowBreachSince))) {
 		d.Deny(b + 6)
 	}
 	rbac.DiffSlice(m, b+7, old.Breaches, cur.Breaches, d, rbacDiffBreachRecord)
@@ -631,7 +631,7 @@ func rbacEqual_metav1_ManagedFieldsEntry(a, b metav1.ManagedFieldsEntry) bool {
 	if a.APIVersion != b.APIVersion {
 		return false
 	}
-	if !((a.Time == nil) == (b.Time == nil) && (a.Time == nil || (*a.Time).Equal(&(*b.Time)))) {
+	if !((a.Time == nil) == (b.Time == nil) && (a.Time == nil || a.Time.Equal(b.Time))) {
 		return false
 	}
 	if a.FieldsType != b.FieldsType {
@@ -683,7 +683,7 @@ func rbacEqual_metav1_ObjectMeta(a, b metav1.ObjectMeta) bool {
 	if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
 		return false
 	}
-	if !((a.DeletionTimestamp == nil) == (b.DeletionTimestamp == nil) && (a.DeletionTimestamp == nil || (*a.DeletionTimestamp).Equal(&(*b.DeletionTimestamp)))) {
+	if !((a.DeletionTimestamp == nil) == (b.DeletionTimestamp == nil) && (a.DeletionTimestamp == nil || a.DeletionTimestamp.Equal(b.DeletionTimestamp))) {
 		return false
 	}
 	if !((a.DeletionGracePeriodSeconds == nil) == (b.DeletionGracePeriodSeconds == nil) && (a.DeletionGracePeriodSeconds == nil || (*a.DeletionGracePeriodSeconds) == (*b.DeletionGracePeriodSeconds))) {

@@ -1,12 +1,14 @@
 // Package errors holds one access mistake per line marked `want`: the test
 // expects a diagnostic on that line whose message matches the quoted text.
-// Mistakes in markers are checked by TestMarkerPositions (a trailing comment
-// would become part of the marker).
+// A mistake in a marker is expected by `want-next` on the line above it (a
+// trailing comment would become part of the marker); TestPositions checks
+// the markers' columns.
 package errors
 
 // Order has a bad role, a tenant key on a non-string and two tenant keys.
 //
 // +modelgen:model
+// want-next `invalid role name "Admin"`
 // +modelgen:access:default="read=*,write=Admin"
 type Order struct {
 	ID     string   `json:"id" access:"read=a||b"` // want `empty role name`
@@ -39,6 +41,7 @@ type Node struct {
 // Marked has a tenant clause in its default.
 //
 // +modelgen:model
+// want-next `tenant is a field's tag, not a default`
 // +modelgen:access:default=tenant
 type Marked struct {
 	A string `json:"a" access:"read=x"`
