@@ -3,7 +3,6 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/oasdiff/oasdiff/checker"
-)
 
-var update = flag.Bool("update", false, "rewrite the CRD gate's goldens (testdata/crd/*/want.txt)")
+	"github.com/modelgen/modelgen/internal/testkit"
+)
 
 // TestCRDRuleTable audits the CRD rule table: unique ids that collide with
 // neither the OpenAPI gate's nor oasdiff's, a reason and a message format
@@ -72,7 +71,7 @@ func TestCRDCases(t *testing.T) {
 			}
 			got := out.String()
 			want := filepath.Join(dir, "want.txt")
-			if *update {
+			if testkit.Update() {
 				if err := os.WriteFile(want, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}

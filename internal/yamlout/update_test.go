@@ -1,4 +1,4 @@
-package gate
+package yamlout
 
 import "github.com/modelgen/modelgen/internal/testkit"
 
