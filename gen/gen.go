@@ -55,6 +55,20 @@ type Config struct {
 	// WebhookService is the namespace/name of the Service in front of the
 	// webhook server (default system/webhook-service, as controller-gen).
 	WebhookService string `json:"webhookService"`
+	// RoleName names the role written from the +kubebuilder:rbac markers
+	// of the module's controllers (controller-gen's rbac:roleName; default
+	// manager-role).
+	RoleName string `json:"roleName"`
+	// GenerateEmbeddedObjectMeta gives an ObjectMeta embedded below the
+	// root (a pod template's metadata) the structure of labels,
+	// annotations, name, namespace and finalizers, as controller-gen's
+	// crd:generateEmbeddedObjectMeta=true; without it the API server prunes
+	// them.
+	GenerateEmbeddedObjectMeta bool `json:"generateEmbeddedObjectMeta"`
+	// IgnoreUnexportedFields and MaxDescLen are controller-gen's crd
+	// options of the same names, set by `modelgen controller-gen`.
+	IgnoreUnexportedFields bool `json:"-"`
+	MaxDescLen             *int `json:"-"`
 	// WebhookCertificate, when set, is the namespace/name of the
 	// cert-manager Certificate whose CA cert-manager injects into the
 	// configuration (the cert-manager.io/inject-ca-from annotation).
@@ -156,7 +170,7 @@ func (c *Context) Schemas(t model.Target) *schema.Set {
 	if s, ok := c.schemas[t]; ok {
 		return s
 	}
-	s := schema.Build(c.Model, t)
+	s := schema.BuildWith(c.Model, t, c.schemaOptions())
 	c.schemas[t] = s
 	return s
 }

@@ -18,7 +18,9 @@ import (
 	"github.com/modelgen/modelgen/gen/openapidoc"
 	rbacgen "github.com/modelgen/modelgen/gen/rbac"
 	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/gen/role"
 	"github.com/modelgen/modelgen/gen/webhook"
+	"github.com/modelgen/modelgen/gen/webhookconfig"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi/gate"
@@ -40,6 +42,8 @@ func generators() []gen.Generator {
 		statemachine.Generator{},
 		rbacgen.Generator{},
 		webhook.Generator{},
+		role.Generator{},
+		webhookconfig.Generator{},
 		agreegen.Generator{},
 	}
 }
@@ -78,6 +82,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return generate(args[1:], stdout, stderr)
 	case "gate":
 		return gate.Command(args[1:], stdout, stderr)
+	case "controller-gen":
+		return controllerGen(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "modelgen", Version())
 		return ExitOK
