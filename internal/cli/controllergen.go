@@ -209,7 +209,7 @@ func supported(name string, v any) error {
 	switch g := v.(type) {
 	case ctcrd.Generator:
 		if g.DeprecatedV1beta1CompatibilityPreserveUnknownFields != nil {
-			return errors.New("option crd:preserveUnknownFields is not supported by modelgen (it applies to v1beta1 CRDs only)")
+			return errors.New("option crd:deprecatedV1beta1CompatibilityPreserveUnknownFields is not supported by modelgen (it applies to v1beta1 CRDs only)")
 		}
 		for _, v := range g.CRDVersions {
 			if v != "v1" {
