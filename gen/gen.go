@@ -55,10 +55,22 @@ type Config struct {
 	// WebhookService is the namespace/name of the Service in front of the
 	// webhook server (default system/webhook-service, as controller-gen).
 	WebhookService string `json:"webhookService"`
+	// WebhookCertificate, when set, is the namespace/name of the
+	// cert-manager Certificate whose CA cert-manager injects into the
+	// configuration (the cert-manager.io/inject-ca-from annotation).
+	WebhookCertificate string `json:"webhookCertificate"`
 	// RoleName names the role written from the +kubebuilder:rbac markers
 	// of the module's controllers (controller-gen's rbac:roleName; default
 	// manager-role).
 	RoleName string `json:"roleName"`
+	// RolePaths are the packages (patterns relative to the module root,
+	// comma-separated, as controller-gen's paths=) whose +kubebuilder:rbac
+	// markers make that role; default every package of the run in the
+	// module.
+	RolePaths string `json:"rolePaths"`
+	// RoleFile is the role's file, relative to the module root (default
+	// <rbacDir>/role.yaml).
+	RoleFile string `json:"roleFile"`
 	// GenerateEmbeddedObjectMeta gives an ObjectMeta embedded below the
 	// root (a pod template's metadata) the structure of labels,
 	// annotations, name, namespace and finalizers, as controller-gen's
@@ -69,10 +81,6 @@ type Config struct {
 	// options of the same names, set by `modelgen controller-gen`.
 	IgnoreUnexportedFields bool `json:"-"`
 	MaxDescLen             *int `json:"-"`
-	// WebhookCertificate, when set, is the namespace/name of the
-	// cert-manager Certificate whose CA cert-manager injects into the
-	// configuration (the cert-manager.io/inject-ca-from annotation).
-	WebhookCertificate string `json:"webhookCertificate"`
 }
 
 // DefaultConfig is a package's settings when neither modelgen.yaml nor a
