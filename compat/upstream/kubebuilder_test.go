@@ -79,7 +79,7 @@ func TestKubebuilderProject(t *testing.T) {
 	if err := os.WriteFile(makefile, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	compareTrees(t, want, got)
+	compareTrees(t, want, got, "Copyright 2026 The guestbook Authors.", []string{"config/rbac/role.yaml", "config/webhook/manifests.yaml", "config/crd/bases/batch.example.com_cronjobs.yaml", "api/v1/zz_generated.deepcopy.go"})
 	tool(t, got, "go", "build", "./...")
 }
 
@@ -160,8 +160,10 @@ func moduleProxy(t *testing.T) string {
 	return proxy
 }
 
-// compareTrees compares every file of two project trees but bin/.
-func compareTrees(t *testing.T, want, got string) {
+// compareTrees compares every file of two project trees but bin/: header
+// must head modelgen's generated Go files, and controller-gen must have
+// written every file of must.
+func compareTrees(t *testing.T, want, got, header string, must []string) {
 	t.Helper()
 	wantFiles, gotFiles := treeFiles(t, want), treeFiles(t, got)
 	if !slices.Equal(wantFiles, gotFiles) {
@@ -186,7 +188,7 @@ func compareTrees(t *testing.T, want, got string) {
 			if a, b := afterGeneratedLine(w), afterGeneratedLine(g); a != b {
 				t.Errorf("%s differs after the generated-code line:\ncontroller-gen:\n%s\nmodelgen:\n%s", rel, a, b)
 			}
-			if !bytes.Contains(g, []byte("Copyright 2026 The guestbook Authors.")) {
+			if !bytes.Contains(g, []byte(header)) {
 				t.Errorf("%s: modelgen's file lacks the headerFile with its year:\n%s", rel, g)
 			}
 		case !bytes.Equal(w, g):
@@ -194,9 +196,9 @@ func compareTrees(t *testing.T, want, got string) {
 		}
 	}
 	t.Logf("%d files, %d generated, equal", len(wantFiles), generated)
-	for _, must := range []string{"config/rbac/role.yaml", "config/webhook/manifests.yaml", "config/crd/bases/batch.example.com_cronjobs.yaml", "api/v1/zz_generated.deepcopy.go"} {
-		if !slices.Contains(wantFiles, must) {
-			t.Errorf("controller-gen wrote no %s: the fixture no longer tests it", must)
+	for _, m := range must {
+		if !slices.Contains(wantFiles, m) {
+			t.Errorf("controller-gen wrote no %s: the case no longer tests it", m)
 		}
 	}
 }
@@ -277,4 +279,47 @@ func stripComments(doc string) string {
 		}
 	}
 	return b.String()
+}
+
+// lwsManifests is LeaderWorkerSet v0.8.0's `make manifests` command and
+// the object line of its `make generate`.
+var lwsManifests = [][]string{
+	{"rbac:roleName=manager-role", "output:rbac:artifacts:config=config/rbac",
+		"crd:generateEmbeddedObjectMeta=true", "output:crd:artifacts:config=config/crd/bases",
+		"webhook", "output:webhook:artifacts:config=config/webhook",
+		"paths={./api/..., ./pkg/...}"},
+	{"object:headerFile=hack/boilerplate.go.txt", "paths=./api/..."},
+}
+
+// TestLWS: sigs.k8s.io/lws, a real controller module with
+// +kubebuilder:rbac and +kubebuilder:webhook markers in its controllers
+// and a pod template in its API (so crd:generateEmbeddedObjectMeta=true
+// matters: without it the API server prunes the template's labels), run
+// through its own controller-gen command lines by controller-gen v0.23.0
+// and by modelgen's controller-gen: role.yaml, manifests.yaml, the CRDs
+// and the deepcopy code are equal. LWS is the one of lws, jobset and kueue
+// that the module proxy serves whose dependencies are few.
+func TestLWS(t *testing.T) {
+	src := moduleSource(t, "sigs.k8s.io/lws", "v0.8.0")
+	want, got := t.TempDir(), t.TempDir()
+	copyTree(t, src, want)
+	copyTree(t, src, got)
+	for _, args := range lwsManifests {
+		tool(t, want, "controller-gen", args...)
+		tool(t, got, "modelgen", append([]string{"controller-gen"}, args...)...)
+	}
+	compareTrees(t, want, got, "Copyright", []string{"config/rbac/role.yaml", "config/webhook/manifests.yaml", "config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml", "api/leaderworkerset/v1/zz_generated.deepcopy.go"})
+	crd := string(readFile(t, filepath.Join(got, "config", "crd", "bases", "leaderworkerset.x-k8s.io_leaderworkersets.yaml")))
+	if !strings.Contains(crd, "labels:") {
+		t.Errorf("generateEmbeddedObjectMeta: modelgen's CRD has no labels in the pod template's metadata")
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
