@@ -74,11 +74,11 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	return files, diags
 }
 
-// Generate runs controller-tools' rbac generator g on roots; read opens its
-// headerFile (nil in the native run, where modelgen's header setting
-// applies).
+// Generate runs controller-tools' rbac generator g on roots (nil: every
+// root package of the model; empty: none); read opens its headerFile (nil
+// in the native run, where modelgen's header setting applies).
 func Generate(m *model.Model, roots []*loader.Package, g ctrbac.Generator, read ctrun.Input) ([]ctrun.Output, model.Diagnostics) {
-	if len(roots) == 0 {
+	if roots != nil && len(roots) == 0 {
 		return nil, nil
 	}
 	return ctrun.Run(m, roots, g, "rbac", read)
@@ -169,7 +169,7 @@ func (r *role) roots(dir string, all []*loader.Package) []*loader.Package {
 	if len(r.paths) == 0 {
 		return all
 	}
-	var out []*loader.Package
+	out := []*loader.Package{}
 	for _, p := range all {
 		rel, err := filepath.Rel(dir, filepath.Dir(p.GoFiles[0]))
 		if err != nil {
