@@ -160,7 +160,9 @@ func moduleProxy(t *testing.T) string {
 	return proxy
 }
 
-// compareTrees compares every file of two project trees but bin/: header
+// compareTrees compares every file of two project trees but bin/ (YAML
+// under config/, what the tools write, as parsed objects; others byte for
+// byte): header
 // must head modelgen's generated Go files, and controller-gen must have
 // written every file of must.
 func compareTrees(t *testing.T, want, got, header string, must []string) {
@@ -180,7 +182,7 @@ func compareTrees(t *testing.T, want, got, header string, must []string) {
 			t.Fatal(err)
 		}
 		switch {
-		case strings.HasSuffix(rel, ".yaml") && !strings.HasPrefix(rel, "PROJECT"):
+		case strings.HasSuffix(rel, ".yaml") && strings.HasPrefix(rel, "config/") && !bytes.Equal(w, g):
 			generated++
 			compareYAMLDocs(t, rel, w, g)
 		case strings.HasPrefix(filepath.Base(rel), "zz_generated."):
@@ -195,7 +197,7 @@ func compareTrees(t *testing.T, want, got, header string, must []string) {
 			t.Errorf("%s differs", rel)
 		}
 	}
-	t.Logf("%d files, %d generated, equal", len(wantFiles), generated)
+	t.Logf("%d files equal (%d of them as parsed objects or after the generated-code line, the rest byte for byte)", len(wantFiles), generated)
 	for _, m := range must {
 		if !slices.Contains(wantFiles, m) {
 			t.Errorf("controller-gen wrote no %s: the case no longer tests it", m)

@@ -54,6 +54,7 @@ an OpenAPI document, state machines and field filters, and gates releases.
 Usage:
   modelgen generate [flags] [packages]   generate everything for the packages
   modelgen gate [flags]                  check a contract change against its version bump
+  modelgen controller-gen [args]         controller-gen v0.23.0's command line (docs/controller-gen.md)
   modelgen version                       print the version
 
 Examples:
