@@ -95,6 +95,28 @@ type Config struct {
 	// PolicyParamName names the AccessPolicy the bindings read
 	// (default modelgen-access).
 	PolicyParamName string `json:"policyParamName"`
+	// RoleName names the role written from the +kubebuilder:rbac markers
+	// of the module's controllers (controller-gen's rbac:roleName; default
+	// manager-role).
+	RoleName string `json:"roleName"`
+	// RolePaths are the packages (patterns relative to the module root,
+	// comma-separated, as controller-gen's paths=) whose +kubebuilder:rbac
+	// markers make that role; default every package of the run in the
+	// module.
+	RolePaths string `json:"rolePaths"`
+	// RoleFile is the role's file, relative to the module root (default
+	// <rbacDir>/role.yaml).
+	RoleFile string `json:"roleFile"`
+	// GenerateEmbeddedObjectMeta gives an ObjectMeta embedded below the
+	// root (a pod template's metadata) the structure of labels,
+	// annotations, name, namespace and finalizers, as controller-gen's
+	// crd:generateEmbeddedObjectMeta=true; without it the API server prunes
+	// them.
+	GenerateEmbeddedObjectMeta bool `json:"generateEmbeddedObjectMeta"`
+	// IgnoreUnexportedFields and MaxDescLen are controller-gen's crd
+	// options of the same names, set by `modelgen controller-gen`.
+	IgnoreUnexportedFields bool `json:"-"`
+	MaxDescLen             *int `json:"-"`
 }
 
 // DefaultConfig is a package's settings when neither modelgen.yaml nor a
@@ -192,7 +214,7 @@ func (c *Context) Schemas(t model.Target) *schema.Set {
 	if s, ok := c.schemas[t]; ok {
 		return s
 	}
-	s := schema.Build(c.Model, t)
+	s := schema.BuildWith(c.Model, t, c.schemaOptions())
 	c.schemas[t] = s
 	return s
 }

@@ -39,10 +39,29 @@ func Ident(t *model.Type) crd.TypeIdent {
 	return crd.TypeIdent{Package: t.Pkg.Loaded, Name: t.Name}
 }
 
+// Options are the settings of controller-tools' parser that change the
+// structure it gives types, as controller-gen's crd generator sets them.
+type Options struct {
+	// EmbeddedObjectMeta: an ObjectMeta below the root (a template's
+	// metadata) gets labels, annotations, name, namespace and finalizers
+	// (crd:generateEmbeddedObjectMeta=true), in the CRD target; the OpenAPI
+	// document always describes ObjectMeta in full.
+	EmbeddedObjectMeta bool
+	// IgnoreUnexportedFields skips unexported struct fields
+	// (crd:ignoreUnexportedFields=true).
+	IgnoreUnexportedFields bool
+}
+
 // Build parses every type of the model and overlays its constraints and
 // its state machines.
 func Build(m *model.Model, target model.Target) *Set {
-	p := &crd.Parser{Collector: m.Collector, Checker: m.Checker, AllowDangerousTypes: true}
+	return BuildWith(m, target, Options{})
+}
+
+// BuildWith is Build under parser options.
+func BuildWith(m *model.Model, target model.Target, opts Options) *Set {
+	p := &crd.Parser{Collector: m.Collector, Checker: m.Checker, AllowDangerousTypes: true, IgnoreUnexportedFields: opts.IgnoreUnexportedFields}
+	p.GenerateEmbeddedObjectMeta = opts.EmbeddedObjectMeta && target == model.TargetCRD
 	crd.AddKnownTypes(p)
 	p.PackageOverrides["time"] = stdTime
 	if target == model.TargetOpenAPI {

@@ -10,8 +10,13 @@ const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 // openAPIKnownTypes gives the OpenAPI document the real structure of
 // ObjectMeta (name, labels, ownerReferences...), parsed from apimachinery's
-// source. A CRD keeps controller-tools' bare `type: object`: the API server
-// owns metadata and refuses most of its structure in a CRD schema. The
+// source. A CRD keeps controller-tools' `type: object`: at the root the API
+// server owns metadata (it allows only name and generateName there and
+// fixes the rest), and below the root an ObjectMeta (a pod template's) is
+// a plain object the server prunes to nothing unless the CRD describes it:
+// crd:generateEmbeddedObjectMeta=true (schema.Options.EmbeddedObjectMeta)
+// gives it labels, annotations, name, namespace and finalizers, as
+// controller-gen does; without it labels set on a template are dropped. The
 // other well-known types (IntOrString, Quantity, Time, MicroTime, Duration,
 // RawExtension, JSON, Unstructured) keep the schema the CRD uses.
 func openAPIKnownTypes(p *crd.Parser) {

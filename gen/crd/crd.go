@@ -77,7 +77,7 @@ func Build(c *gen.Context) ([]Result, model.Diagnostics) {
 	}
 	var out []Result
 	for gk, roots := range byGK {
-		set.Parser.NeedCRDFor(gk, nil)
+		set.Parser.NeedCRDFor(gk, c.MaxDescLen())
 		raw, ok := set.Parser.CustomResourceDefinitions[gk]
 		if !ok {
 			diags.Errorf(roots[0].Pos, "controller-tools produced no CRD for %s", gk)

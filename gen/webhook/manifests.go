@@ -44,7 +44,7 @@ func manifest(pk *model.Package, kinds []*Kind, cfg gen.Config) (*gen.File, mode
 			resources = append(resources, t.Resource.Plural+"/status")
 		}
 		conf.Webhooks = append(conf.Webhooks, admissionv1.ValidatingWebhook{
-			Name:                    "v" + strings.ToLower(t.Resource.Kind) + "-" + pk.Version + "." + pk.Group,
+			Name:                    WebhookName(t),
 			AdmissionReviewVersions: []string{"v1"},
 			ClientConfig: admissionv1.WebhookClientConfig{
 				Service: &admissionv1.ServiceReference{Namespace: ns, Name: svc, Path: &path},

@@ -18,8 +18,10 @@ import (
 	"github.com/modelgen/modelgen/gen/openapidoc"
 	policygen "github.com/modelgen/modelgen/gen/policy"
 	rbacgen "github.com/modelgen/modelgen/gen/rbac"
+	"github.com/modelgen/modelgen/gen/role"
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/gen/webhook"
+	"github.com/modelgen/modelgen/gen/webhookconfig"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi/gate"
@@ -42,6 +44,8 @@ func generators() []gen.Generator {
 		rbacgen.Generator{},
 		webhook.Generator{},
 		policygen.Generator{},
+		role.Generator{},
+		webhookconfig.Generator{},
 		agreegen.Generator{},
 	}
 }
@@ -52,6 +56,7 @@ an OpenAPI document, state machines and field filters, and gates releases.
 Usage:
   modelgen generate [flags] [packages]   generate everything for the packages
   modelgen gate [flags]                  check a contract change against its version bump
+  modelgen controller-gen [args]         controller-gen v0.23.0's command line (docs/controller-gen.md)
   modelgen version                       print the version
 
 Examples:
@@ -80,6 +85,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return generate(args[1:], stdout, stderr)
 	case "gate":
 		return gate.Command(args[1:], stdout, stderr)
+	case "controller-gen":
+		return controllerGen(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "modelgen", Version())
 		return ExitOK

@@ -64,6 +64,16 @@ func Key(uid types.UID, step string, attempt int32) string {
 	return fmt.Sprintf("%s/%s/%d", uid, step, attempt)
 }
 
+// The operator's role (payments/config/rbac/runtime_role.yaml, generated
+// by modelgen from these markers): it reads and patches orders (the
+// finalizer lives in metadata), writes their status, removes its finalizer
+// and records an Event per transition.
+//
+// +kubebuilder:rbac:groups=payments.example.com,resources=paymentorders,verbs=get;list;watch;patch
+// +kubebuilder:rbac:groups=payments.example.com,resources=paymentorders/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=payments.example.com,resources=paymentorders/finalizers,verbs=update
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
 // Reconcile takes the order as far as it can go now: each step is one
 // gateway call and one status write. A gateway error returns an error, so
 // the workqueue retries with exponential backoff.

@@ -78,8 +78,8 @@ var mutations = []mutation{
 		"\tflag.Parse()\n", "\n", "TestDeployedOperatorSettlesSamples", false},
 	{"probes are served", "payments/operator/operator.go",
 		"HealthProbeBindAddress:        o.ProbeAddr,", `HealthProbeBindAddress:        "0",`, "TestDeployedOperatorSettlesSamples", false},
-	{"the deploy RBAC lets the operator patch its finalizer", "payments/config/rbac/runtime_role.yaml",
-		"    resources: [paymentorders]\n    verbs: [patch]", "    resources: [paymentorders]\n    verbs: [get]", "TestDeployedOperatorSettlesSamples", false},
+	{"the operator's role lets it patch its finalizer", "payments/controller/controller.go",
+		"resources=paymentorders,verbs=get;list;watch;patch", "resources=paymentorders,verbs=get;list;watch", "TestDeployedOperatorSettlesSamples", true},
 	{"the Deployment serves the webhook", "payments/config/manager/deployment.yaml",
 		"            - --webhook\n", "", "TestDeployedOperatorSettlesSamples", false},
 	{"the CRD's transition rule", "config/crd/bases/payments.example.com_paymentorders.yaml",
@@ -100,7 +100,7 @@ var mutations = []mutation{
 }
 
 // generated lists what modelgen may rewrite for the payments API.
-var generated = []string{"payments/api/v1alpha1/*", "payments/api/v1alpha1/docs/*", "config/crd/bases/payments.*", "config/rbac/payments.*", "config/webhook/payments.*"}
+var generated = []string{"payments/api/v1alpha1/*", "payments/api/v1alpha1/docs/*", "config/crd/bases/payments.*", "config/rbac/payments.*", "config/webhook/payments.*", "payments/config/rbac/runtime_role.yaml"}
 
 func main() {
 	run := flag.String("run", "", "only the mutations whose behaviour or test matches this regexp")

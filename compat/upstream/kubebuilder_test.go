@@ -1,0 +1,327 @@
+package upstream
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
+	"sigs.k8s.io/yaml"
+)
+
+// proxyVersion is the version the test's module proxy serves modelgen at.
+const proxyVersion = "v0.99.0"
+
+// The one line of a kubebuilder Makefile that changes to replace
+// controller-gen with modelgen: the install line's package path and
+// version.
+const (
+	installLine  = "\t$(call go-install-tool,$(CONTROLLER_GEN),sigs.k8s.io/controller-tools/cmd/controller-gen,$(CONTROLLER_TOOLS_VERSION))"
+	modelgenLine = "\t$(call go-install-tool,$(CONTROLLER_GEN),github.com/modelgen/modelgen/cmd/controller-gen," + proxyVersion + ")"
+)
+
+// TestKubebuilderProject: a kubebuilder v4 project (testdata/kubebuilder:
+// PROJECT, the scaffold's Makefile, api/v1 with an embedded ObjectMeta in
+// a template, a controller with +kubebuilder:rbac markers of every form,
+// mutating and validating +kubebuilder:webhook markers) runs `make
+// manifests generate` twice: as scaffolded, with controller-gen v0.23.0,
+// and with the Makefile's install line changed to modelgen's
+// cmd/controller-gen, which the Makefile's own go-install-tool installs
+// from a module proxy. The two trees are equal: YAML as parsed objects
+// (but the controller-gen version annotation), Go after the generated-code
+// line, every other file byte for byte.
+func TestKubebuilderProject(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	src, err := filepath.Abs(filepath.Join("testdata", "kubebuilder"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := t.TempDir(), t.TempDir()
+	copyTree(t, src, want)
+	copyTree(t, src, got)
+
+	// as scaffolded: go-install-tool finds controller-gen installed already
+	installed(t, want, filepath.Join(bin, "controller-gen"), "v0.23.0")
+	runMake(t, want, nil)
+
+	// modelgen: one line of the Makefile changes, and make installs it
+	makefile := filepath.Join(got, "Makefile")
+	data, err := os.ReadFile(makefile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(data), installLine) != 1 {
+		t.Fatalf("the Makefile has no install line %q", installLine)
+	}
+	if err := os.WriteFile(makefile, []byte(strings.Replace(string(data), installLine, modelgenLine, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proxy := moduleProxy(t)
+	out := runMake(t, got, []string{
+		"GOPROXY=file://" + proxy + "," + goEnv(t, "GOPROXY"),
+		"GONOSUMDB=github.com/modelgen/modelgen", "GOFLAGS=-mod=mod",
+	})
+	if !strings.Contains(out, "Downloading github.com/modelgen/modelgen/cmd/controller-gen@"+proxyVersion) {
+		t.Errorf("make did not install modelgen's controller-gen:\n%s", out)
+	}
+	// the Makefile's edit is the one difference the trees may show
+	if err := os.WriteFile(makefile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compareTrees(t, want, got, "Copyright 2026 The guestbook Authors.", []string{"config/rbac/role.yaml", "config/webhook/manifests.yaml", "config/crd/bases/batch.example.com_cronjobs.yaml", "api/v1/zz_generated.deepcopy.go"})
+	tool(t, got, "go", "build", "./...")
+}
+
+// installed makes go-install-tool's check pass for a binary: bin/<name>
+// is a link to bin/<name>-<version>.
+func installed(t *testing.T, dir, binary, version string) {
+	t.Helper()
+	localbin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(localbin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(localbin, "controller-gen-"+version)
+	if err := os.WriteFile(target, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(localbin, "controller-gen")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func runMake(t *testing.T, dir string, extra []string) string {
+	t.Helper()
+	cmd := exec.Command("make", "manifests", "generate")
+	cmd.Dir = dir
+	cmd.Env = append(env(), extra...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make manifests generate in %s: %v\n%s", dir, err, out)
+	}
+	return string(out)
+}
+
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// moduleProxy writes a file-system module proxy serving modelgen's module
+// (this checkout, ../..) at proxyVersion.
+func moduleProxy(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := t.TempDir()
+	mv := module.Version{Path: "github.com/modelgen/modelgen", Version: proxyVersion}
+	dir := filepath.Join(proxy, "github.com", "modelgen", "modelgen", "@v")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := json.Marshal(map[string]string{"Version": proxyVersion, "Time": time.Now().UTC().Format(time.RFC3339)})
+	zf, err := os.Create(filepath.Join(dir, proxyVersion+".zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zf.Close()
+	if err := modzip.CreateFromDir(zf, mv, root); err != nil {
+		t.Fatalf("zipping modelgen's module: %v", err)
+	}
+	for name, data := range map[string][]byte{proxyVersion + ".info": info, proxyVersion + ".mod": gomod, "list": []byte(proxyVersion + "\n")} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return proxy
+}
+
+// compareTrees compares every file of two project trees but bin/ (YAML
+// under config/, what the tools write, as parsed objects; others byte for
+// byte): header
+// must head modelgen's generated Go files, and controller-gen must have
+// written every file of must.
+func compareTrees(t *testing.T, want, got, header string, must []string) {
+	t.Helper()
+	wantFiles, gotFiles := treeFiles(t, want), treeFiles(t, got)
+	if !slices.Equal(wantFiles, gotFiles) {
+		t.Fatalf("the trees hold different files:\ncontroller-gen: %v\nmodelgen:       %v", wantFiles, gotFiles)
+	}
+	generated := 0
+	for _, rel := range wantFiles {
+		w, err := os.ReadFile(filepath.Join(want, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := os.ReadFile(filepath.Join(got, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case strings.HasSuffix(rel, ".yaml") && strings.HasPrefix(rel, "config/") && !bytes.Equal(w, g):
+			generated++
+			compareYAMLDocs(t, rel, w, g)
+		case strings.HasPrefix(filepath.Base(rel), "zz_generated."):
+			generated++
+			if a, b := afterGeneratedLine(w), afterGeneratedLine(g); a != b {
+				t.Errorf("%s differs after the generated-code line:\ncontroller-gen:\n%s\nmodelgen:\n%s", rel, a, b)
+			}
+			if !bytes.Contains(g, []byte(header)) {
+				t.Errorf("%s: modelgen's file lacks the headerFile with its year:\n%s", rel, g)
+			}
+		case !bytes.Equal(w, g):
+			t.Errorf("%s differs", rel)
+		}
+	}
+	t.Logf("%d files equal (%d of them as parsed objects or after the generated-code line, the rest byte for byte)", len(wantFiles), generated)
+	for _, m := range must {
+		if !slices.Contains(wantFiles, m) {
+			t.Errorf("controller-gen wrote no %s: the case no longer tests it", m)
+		}
+	}
+}
+
+func treeFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() && rel == "bin" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func afterGeneratedLine(src []byte) string {
+	s := string(src)
+	i := strings.Index(s, "// Code generated by ")
+	if i < 0 {
+		return s
+	}
+	_, rest, _ := strings.Cut(s[i:], "\n")
+	return strings.TrimLeft(rest, "\n")
+}
+
+// compareYAMLDocs compares two multi-document YAML files document by
+// document, as parsed objects, with compare's allowances.
+func compareYAMLDocs(t *testing.T, name string, want, got []byte) {
+	t.Helper()
+	w, g := yamlDocs(t, name, want), yamlDocs(t, name, got)
+	if len(w) != len(g) {
+		t.Errorf("%s: controller-gen wrote %d documents, modelgen %d", name, len(w), len(g))
+		return
+	}
+	allowed := map[string]int{}
+	for i := range w {
+		var diffs []string
+		compare(w[i], g[i], "", &diffs, allowed)
+		for _, d := range diffs {
+			t.Errorf("%s[%d]: %s", name, i, d)
+		}
+	}
+}
+
+func yamlDocs(t *testing.T, name string, data []byte) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, doc := range strings.Split("\n"+string(data), "\n---\n") {
+		if strings.TrimSpace(stripComments(doc)) == "" {
+			continue
+		}
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, obj)
+	}
+	return out
+}
+
+func stripComments(doc string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(doc, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			fmt.Fprintln(&b, l)
+		}
+	}
+	return b.String()
+}
+
+// lwsManifests is LeaderWorkerSet v0.8.0's `make manifests` command and
+// the object line of its `make generate`.
+var lwsManifests = [][]string{
+	{"rbac:roleName=manager-role", "output:rbac:artifacts:config=config/rbac",
+		"crd:generateEmbeddedObjectMeta=true", "output:crd:artifacts:config=config/crd/bases",
+		"webhook", "output:webhook:artifacts:config=config/webhook",
+		"paths={./api/..., ./pkg/...}"},
+	{"object:headerFile=hack/boilerplate.go.txt", "paths=./api/..."},
+}
+
+// TestLWS: sigs.k8s.io/lws, a real controller module with
+// +kubebuilder:rbac and +kubebuilder:webhook markers in its controllers
+// and a pod template in its API (so crd:generateEmbeddedObjectMeta=true
+// matters: without it the API server prunes the template's labels), run
+// through its own controller-gen command lines by controller-gen v0.23.0
+// and by modelgen's controller-gen: role.yaml, manifests.yaml, the CRDs
+// and the deepcopy code are equal. LWS is the one of lws, jobset and kueue
+// that the module proxy serves whose dependencies are few.
+func TestLWS(t *testing.T) {
+	src := moduleSource(t, "sigs.k8s.io/lws", "v0.8.0")
+	want, got := t.TempDir(), t.TempDir()
+	copyTree(t, src, want)
+	copyTree(t, src, got)
+	for _, args := range lwsManifests {
+		tool(t, want, "controller-gen", args...)
+		tool(t, got, "modelgen", append([]string{"controller-gen"}, args...)...)
+	}
+	compareTrees(t, want, got, "Copyright", []string{"config/rbac/role.yaml", "config/webhook/manifests.yaml", "config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml", "api/leaderworkerset/v1/zz_generated.deepcopy.go"})
+	crd := string(readFile(t, filepath.Join(got, "config", "crd", "bases", "leaderworkerset.x-k8s.io_leaderworkersets.yaml")))
+	if !strings.Contains(crd, "labels:") {
+		t.Errorf("generateEmbeddedObjectMeta: modelgen's CRD has no labels in the pod template's metadata")
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

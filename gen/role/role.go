@@ -1,0 +1,204 @@
+// Package role is the backend of the +kubebuilder:rbac markers of
+// controller packages: it writes the operator's role, config/rbac/role.yaml,
+// by running controller-tools' own rbac generator (the one controller-gen's
+// `rbac:roleName=...` runs) on the packages the model loaded, so the rules
+// are merged, sorted and split into a ClusterRole and namespaced Roles
+// exactly as controller-gen v0.23.0 does.
+//
+// Its --only name is "role": "rbac" is the backend of the access-tag field
+// filters and their per-role Role manifests (gen/rbac).
+//
+// # Settings
+//
+// By default one role is written per module, from the markers of every
+// package of the run in that module, as controller-gen writes one per run:
+// <rbacDir>/role.yaml named manager-role (kubebuilder's name). The
+// modelgen.yaml of an API package of the module may set roleName, rolePaths
+// (the packages whose markers count: comma-separated patterns relative to
+// the module root, ./x/... or ./x) and roleFile (relative to the module
+// root), so that a module with two operators writes two roles; packages
+// that name one roleFile must agree on the rest. Once a package of the
+// module sets one of the three, the module has only the roles so declared.
+// A role without markers is not written.
+package role
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	ctrbac "sigs.k8s.io/controller-tools/pkg/rbac"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/ctrun"
+	"github.com/modelgen/modelgen/model"
+)
+
+// Name is the backend's --only name.
+const Name = "role"
+
+// DefaultRoleName is kubebuilder's scaffolded rbac:roleName.
+const DefaultRoleName = "manager-role"
+
+// FileName is controller-gen's name for the role file.
+const FileName = "role.yaml"
+
+// Generator writes role.yaml from +kubebuilder:rbac markers.
+type Generator struct{}
+
+func (Generator) Name() string { return Name }
+
+func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+	var diags model.Diagnostics
+	var files []gen.File
+	dirs, groups := ctrun.ByModule(c.Model)
+	for _, dir := range dirs {
+		if dir == "" {
+			continue
+		}
+		roles, d := roles(c, dir)
+		diags.Add(d)
+		for _, r := range roles {
+			roots := r.roots(dir, groups[dir])
+			out, d := Generate(c.Model, roots, ctrbac.Generator{RoleName: r.name}, nil)
+			diags.Add(d)
+			for _, o := range out {
+				files = append(files, gen.File{Path: filepath.Join(dir, r.file), Data: o.Data, Owner: r.owner})
+			}
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return files, diags
+}
+
+// Generate runs controller-tools' rbac generator g on roots (nil: every
+// root package of the model; empty: none); read opens its headerFile (nil
+// in the native run, where modelgen's header setting applies).
+func Generate(m *model.Model, roots []*loader.Package, g ctrbac.Generator, read ctrun.Input) ([]ctrun.Output, model.Diagnostics) {
+	if roots != nil && len(roots) == 0 {
+		return nil, nil
+	}
+	return ctrun.Run(m, roots, g, "rbac", read)
+}
+
+// role is one role file of a module and what makes it.
+type role struct {
+	name, file, owner string
+	paths             []string
+	by                *model.Package
+}
+
+// roles are the role files of a module, from its API packages' settings.
+func roles(c *gen.Context, dir string) ([]*role, model.Diagnostics) {
+	var diags model.Diagnostics
+	byFile := map[string]*role{}
+	pkgs := append([]*model.Package(nil), c.Model.Packages...)
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path < pkgs[j].Path })
+	declared := false
+	for _, pk := range pkgs {
+		cfg := c.Config(pk)
+		declared = declared || pk.ModDir == dir && cfg.RoleName+cfg.RolePaths+cfg.RoleFile != ""
+	}
+	for _, pk := range pkgs {
+		cfg := c.Config(pk)
+		if pk.ModDir != dir || declared && cfg.RoleName+cfg.RolePaths+cfg.RoleFile == "" {
+			continue
+		}
+		r, err := roleOf(cfg)
+		if err != "" {
+			diags.Errorf(configPos(pk), "role: %s", err)
+			continue
+		}
+		r.by, r.owner = pk, pk.Path
+		prev, ok := byFile[r.file]
+		switch {
+		case !ok:
+			byFile[r.file] = r
+		case prev.name != r.name || strings.Join(prev.paths, ",") != strings.Join(r.paths, ","):
+			diags.Errorf(configPos(pk), "role: %s names the role file %s of %s with other settings (roleName %q, rolePaths %q; there %q, %q): one file, one role", pk.Path, r.file, prev.by.Path, r.name, strings.Join(r.paths, ","), prev.name, strings.Join(prev.paths, ","))
+		}
+	}
+	if len(byFile) == 0 {
+		// a module of controllers only: kubebuilder's defaults
+		byFile[filepath.Join("config", "rbac", FileName)] = &role{name: DefaultRoleName, file: filepath.Join("config", "rbac", FileName)}
+	}
+	var out []*role
+	for _, r := range byFile {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].file < out[j].file })
+	return out, diags
+}
+
+func roleOf(cfg gen.Config) (*role, string) {
+	r := &role{name: cfg.RoleName, file: cfg.RoleFile}
+	if r.name == "" {
+		r.name = DefaultRoleName
+	}
+	if r.file == "" {
+		dir := cfg.RBACDir
+		if dir == "" {
+			dir = filepath.Join("config", "rbac")
+		}
+		r.file = filepath.Join(dir, FileName)
+	}
+	r.file = filepath.Clean(r.file)
+	switch {
+	case filepath.IsAbs(r.file) || r.file == ".." || strings.HasPrefix(r.file, ".."+string(filepath.Separator)):
+		return nil, "roleFile " + cfg.RoleFile + " must be relative to the module root and inside it"
+	case filepath.Ext(r.file) != ".yaml" && filepath.Ext(r.file) != ".yml":
+		return nil, "roleFile " + cfg.RoleFile + " must end in .yaml"
+	}
+	for _, p := range strings.Split(cfg.RolePaths, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if !strings.HasPrefix(p, "./") && p != "." {
+			return nil, "rolePaths entry " + p + " must start with ./ (a pattern relative to the module root)"
+		}
+		r.paths = append(r.paths, p)
+	}
+	return r, ""
+}
+
+// roots are the module's root packages whose markers make the role.
+func (r *role) roots(dir string, all []*loader.Package) []*loader.Package {
+	if len(r.paths) == 0 {
+		return all
+	}
+	out := []*loader.Package{}
+	for _, p := range all {
+		rel, err := filepath.Rel(dir, filepath.Dir(p.GoFiles[0]))
+		if err != nil {
+			continue
+		}
+		for _, pat := range r.paths {
+			if matches(filepath.ToSlash(rel), pat) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// matches is the go command's reading of a relative package pattern: ./x
+// is the package in x, ./x/... it and every package below it.
+func matches(rel, pattern string) bool {
+	pattern = strings.TrimPrefix(strings.TrimPrefix(pattern, "."), "/")
+	if base, ok := strings.CutSuffix(pattern, "..."); ok {
+		base = strings.TrimSuffix(base, "/")
+		return base == "" || rel == base || strings.HasPrefix(rel, base+"/")
+	}
+	if pattern == "" {
+		return rel == "."
+	}
+	return rel == pattern
+}
+
+func configPos(pk *model.Package) model.Pos {
+	return model.Pos{File: filepath.Join(pk.Dir, "modelgen.yaml"), Line: 1, Col: 1}
+}

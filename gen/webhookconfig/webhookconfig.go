@@ -1,0 +1,154 @@
+// Package webhookconfig is the backend of the +kubebuilder:webhook markers
+// of a kubebuilder project: it writes config/webhook/manifests.yaml (the
+// MutatingWebhookConfiguration and ValidatingWebhookConfiguration named
+// mutating-webhook-configuration and validating-webhook-configuration)
+// by running controller-tools' own webhook generator, the one
+// controller-gen's `webhook` runs, on the packages the model loaded.
+//
+// # Beside modelgen's generated webhook
+//
+// The webhook backend (gen/webhook) writes a ValidatingWebhookConfiguration
+// of its own for the kinds whose checks no schema can carry, in
+// <group>_<version>_manifests.yaml of the same directory, named
+// validating-webhook-configuration.<version>.<group>. The two files live
+// side by side and never name the same configuration; this backend refuses
+// (an error at the marker's package) a marker webhook with the name or the
+// path of a webhook modelgen generates: two webhooks on one path would be
+// one handler in controller-runtime's server, and two of one name one entry
+// in a kustomize patch. A project that wants its own validating webhook for
+// such a kind sets `webhook: never` in the kind's modelgen.yaml.
+//
+// Its --only name is "webhookconfig" ("webhook" is gen/webhook's).
+package webhookconfig
+
+import (
+	"bytes"
+	"path/filepath"
+	"sort"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	ctwebhook "sigs.k8s.io/controller-tools/pkg/webhook"
+	"sigs.k8s.io/yaml"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/ctrun"
+	"github.com/modelgen/modelgen/gen/webhook"
+	"github.com/modelgen/modelgen/model"
+)
+
+// Name is the backend's --only name.
+const Name = "webhookconfig"
+
+// FileName is controller-gen's name for the file.
+const FileName = "manifests.yaml"
+
+// Generator writes manifests.yaml from +kubebuilder:webhook markers.
+type Generator struct{}
+
+func (Generator) Name() string { return Name }
+
+func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+	var diags model.Diagnostics
+	var files []gen.File
+	dirs, groups := ctrun.ByModule(c.Model)
+	for _, dir := range dirs {
+		if dir == "" {
+			continue
+		}
+		out, d := Generate(c.Model, groups[dir], ctwebhook.Generator{}, nil)
+		diags.Add(d)
+		served := servedIn(c, dir)
+		for _, o := range out {
+			diags.Add(Collisions(o.Data, served))
+			files = append(files, gen.File{Path: filepath.Join(dir, webhookDir(c, dir), o.Name), Data: o.Data, Owner: owner(groups[dir])})
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return files, diags
+}
+
+// Generate runs controller-tools' webhook generator g on roots.
+func Generate(m *model.Model, roots []*loader.Package, g ctwebhook.Generator, read ctrun.Input) ([]ctrun.Output, model.Diagnostics) {
+	return ctrun.Run(m, roots, g, "webhook", read)
+}
+
+func servedIn(c *gen.Context, dir string) []webhook.Served {
+	var out []webhook.Served
+	for _, pk := range c.Model.Packages {
+		if pk.ModDir == dir {
+			out = append(out, webhook.ServedBy(c, pk)...)
+		}
+	}
+	return out
+}
+
+// webhookDir is the module's webhookDir setting (from its API packages'
+// modelgen.yaml; the first set, by import path, else config/webhook).
+func webhookDir(c *gen.Context, dir string) string {
+	pkgs := append([]*model.Package(nil), c.Model.Packages...)
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path < pkgs[j].Path })
+	for _, pk := range pkgs {
+		if pk.ModDir == dir && c.Config(pk).WebhookDir != "" {
+			return c.Config(pk).WebhookDir
+		}
+	}
+	return webhook.DefaultDir
+}
+
+// Collisions reports every webhook of a manifests.yaml that has the name or
+// the path of a webhook modelgen generates.
+func Collisions(data []byte, served []webhook.Served) model.Diagnostics {
+	var diags model.Diagnostics
+	for _, w := range markerWebhooks(data) {
+		for _, s := range served {
+			switch {
+			case w.name == s.Name:
+				diags.Errorf(s.Type.Pos, "+kubebuilder:webhook name=%s is the name of the webhook modelgen generates for %s (in %s); rename the marker's webhook, or set webhook: never in %s's modelgen.yaml", w.name, s.Type.Name, webhook.ManifestName(s.Type.Pkg), s.Type.Pkg.Path)
+			case w.path != "" && w.path == s.Path:
+				diags.Errorf(s.Type.Pos, "+kubebuilder:webhook %s serves path %s, where modelgen's generated webhook for %s is served; two handlers cannot share a path: drop the marker (modelgen's webhook validates %s), or set webhook: never in %s's modelgen.yaml", w.name, w.path, s.Type.Name, s.Type.Name, s.Type.Pkg.Path)
+			}
+		}
+	}
+	return diags
+}
+
+type markerWebhook struct{ name, path string }
+
+// markerWebhooks reads the webhooks of controller-tools' manifests.yaml.
+func markerWebhooks(data []byte) []markerWebhook {
+	var out []markerWebhook
+	for _, doc := range bytes.Split(data, []byte("\n---\n")) {
+		var cfg struct {
+			Webhooks []struct {
+				Name         string                          `json:"name"`
+				ClientConfig admissionv1.WebhookClientConfig `json:"clientConfig"`
+			} `json:"webhooks"`
+		}
+		if yaml.Unmarshal(bytes.TrimPrefix(doc, []byte("---\n")), &cfg) != nil {
+			continue
+		}
+		for _, w := range cfg.Webhooks {
+			mw := markerWebhook{name: w.Name}
+			if w.ClientConfig.Service != nil && w.ClientConfig.Service.Path != nil {
+				mw.path = *w.ClientConfig.Service.Path
+			}
+			out = append(out, mw)
+		}
+	}
+	return out
+}
+
+func owner(roots []*loader.Package) string {
+	paths := make([]string, 0, len(roots))
+	for _, r := range roots {
+		paths = append(paths, r.PkgPath)
+	}
+	sort.Strings(paths)
+	if len(paths) == 0 {
+		return ""
+	}
+	return paths[0]
+}

@@ -1,0 +1,177 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelgen/modelgen/internal/cli"
+)
+
+// ctrlgenProject copies testdata/ctrlgen (an API package with a template's
+// embedded ObjectMeta, a controller with +kubebuilder:rbac markers, a
+// webhook package with a +kubebuilder:webhook marker) into a module of its
+// own and makes it the working directory, as controller-gen runs in one.
+func ctrlgenProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "ctrlgen"), dir)
+	for _, f := range []string{"go.mod", "go.sum"} {
+		if err := os.Rename(filepath.Join(dir, f+".txt"), filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Chdir(dir)
+	return dir
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestControllerGenRefuses: an option or generator modelgen does not
+// implement is a usage error that names it, never ignored.
+func TestControllerGenRefuses(t *testing.T) {
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"schemapatch:manifests=config/crd", "paths=./..."}, `generator "schemapatch" is not supported`},
+		{[]string{"applyconfiguration", "paths=./..."}, `generator "applyconfiguration" is not supported`},
+		{[]string{"crd:crdVersions=v1beta1", "paths=./..."}, "crd:crdVersions=v1beta1 is not supported"},
+		{[]string{"crd:deprecatedV1beta1CompatibilityPreserveUnknownFields=false"}, "crd:deprecatedV1beta1CompatibilityPreserveUnknownFields is not supported"},
+		{[]string{"crd:noSuchOption=true"}, "crd:noSuchOption"},
+		{[]string{"frobnicate"}, `unknown option "frobnicate"`},
+		{[]string{"rbac:roleName=x", "output:crd:dir=out"}, `non-invoked generator "crd"`},
+		{[]string{"paths=./..."}, "no generators specified"},
+		{[]string{"crd", "-www"}, "flag -www is not supported"},
+		{[]string{"crd", "crd"}, "multiple instances of 'crd'"},
+	}
+	for _, tt := range tests {
+		r := run(append([]string{"controller-gen"}, tt.args...)...)
+		if r.code != cli.ExitUsage || !strings.Contains(r.stderr, tt.stderr) {
+			t.Errorf("controller-gen %q: want exit 2 and %q, got %v", tt.args, tt.stderr, r)
+		}
+	}
+}
+
+// TestControllerGenDefaultPlaces: without output rules every generator
+// writes where controller-gen's do: config/crd, config/rbac/role.yaml,
+// config/webhook/manifests.yaml and the deepcopy file in its package, with
+// the headerFile and its year.
+func TestControllerGenDefaultPlaces(t *testing.T) {
+	dir := ctrlgenProject(t)
+	r := run("controller-gen", "crd", "rbac:roleName=manager-role", "webhook", `object:headerFile="boilerplate.go.txt",year=2031`, "paths=./...")
+	if r.code != cli.ExitOK {
+		t.Fatalf("%v", r)
+	}
+	role := read(t, filepath.Join(dir, "config", "rbac", "role.yaml"))
+	for _, want := range []string{"kind: ClusterRole", "name: manager-role", "- workersets/status", "kind: Role\n", "namespace: system"} {
+		if !strings.Contains(role, want) {
+			t.Errorf("role.yaml lacks %q:\n%s", want, role)
+		}
+	}
+	if hooks := read(t, filepath.Join(dir, "config", "webhook", "manifests.yaml")); !strings.Contains(hooks, "name: mworkerset-v1.kb.io") || !strings.Contains(hooks, "kind: MutatingWebhookConfiguration") {
+		t.Errorf("manifests.yaml:\n%s", hooks)
+	}
+	crd := read(t, filepath.Join(dir, "config", "crd", "jobs.example.com_workersets.yaml"))
+	if strings.Contains(crd, "labels:") {
+		t.Errorf("without generateEmbeddedObjectMeta the template's metadata has labels:\n%s", crd)
+	}
+	dc := read(t, filepath.Join(dir, "api", "v1", "zz_generated.deepcopy.go"))
+	if !strings.Contains(dc, "// Copyright 2031 Example Authors.") || !strings.Contains(dc, "func (in *WorkerSet) DeepCopyObject()") {
+		t.Errorf("deepcopy file:\n%s", dc)
+	}
+}
+
+// TestControllerGenOutputRules: output:<gen>:<rule> and output:<rule>
+// send each generator's files where controller-gen would (artifacts
+// config=, dir=, stdout, none), and the crd options reach the CRD.
+func TestControllerGenOutputRules(t *testing.T) {
+	dir := ctrlgenProject(t)
+	r := run("controller-gen", "rbac:roleName=workers", "crd:generateEmbeddedObjectMeta=true,maxDescLen=0", "webhook", "object", "paths=./...",
+		"output:crd:artifacts:config=config/crd/bases", "output:webhook:dir=out/hooks", "output:object:none", "output:stdout")
+	if r.code != cli.ExitOK {
+		t.Fatalf("%v", r)
+	}
+	if !strings.Contains(r.stdout, "kind: ClusterRole") || !strings.Contains(r.stdout, "name: workers") {
+		t.Errorf("output:stdout: the role is not on stdout: %v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "config", "rbac")); err == nil {
+		t.Errorf("output:stdout wrote config/rbac too")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "hooks", "manifests.yaml")); err != nil {
+		t.Errorf("output:webhook:dir: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "api", "v1", "zz_generated.deepcopy.go")); err == nil {
+		t.Errorf("output:object:none wrote the deepcopy file")
+	}
+	crd := read(t, filepath.Join(dir, "config", "crd", "bases", "jobs.example.com_workersets.yaml"))
+	if !strings.Contains(crd, "labels:") || !strings.Contains(crd, "annotations:") {
+		t.Errorf("generateEmbeddedObjectMeta: the template's metadata has no labels or annotations:\n%s", crd)
+	}
+	if strings.Contains(crd, "description:") {
+		t.Errorf("maxDescLen=0: the CRD keeps descriptions:\n%s", crd)
+	}
+}
+
+// TestNativeRoleAndWebhookConfig: `modelgen generate` writes the role of
+// the +kubebuilder:rbac markers and the manifests of the
+// +kubebuilder:webhook markers too, with roleName and
+// generateEmbeddedObjectMeta from modelgen.yaml, and --check then passes.
+func TestNativeRoleAndWebhookConfig(t *testing.T) {
+	dir := ctrlgenProject(t)
+	cfg := "roleName: workers\ngenerateEmbeddedObjectMeta: true\n"
+	if err := os.WriteFile(filepath.Join(dir, "api", "v1", "modelgen.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := run("generate", "./..."); r.code != cli.ExitOK {
+		t.Fatalf("%v", r)
+	}
+	role := read(t, filepath.Join(dir, "config", "rbac", "role.yaml"))
+	if !strings.Contains(role, "name: workers") || !strings.Contains(role, "# Code generated by modelgen role from ") {
+		t.Errorf("role.yaml:\n%s", role)
+	}
+	if hooks := read(t, filepath.Join(dir, "config", "webhook", "manifests.yaml")); !strings.Contains(hooks, "name: mworkerset-v1.kb.io") {
+		t.Errorf("manifests.yaml:\n%s", hooks)
+	}
+	if crd := read(t, filepath.Join(dir, "config", "crd", "bases", "jobs.example.com_workersets.yaml")); !strings.Contains(crd, "labels:") {
+		t.Errorf("generateEmbeddedObjectMeta in modelgen.yaml: no labels in the template's metadata:\n%s", crd)
+	}
+	if r := run("generate", "--check", "./..."); r.code != cli.ExitOK {
+		t.Errorf("--check after a run: %v", r)
+	}
+	// the two backends' --only names
+	if r := run("generate", "--only", "role,webhookconfig", "./..."); r.code != cli.ExitOK {
+		t.Errorf("--only role,webhookconfig: %v", r)
+	}
+}
+
+// TestMarkerWebhookBesideGenerated: a +kubebuilder:webhook on the path of
+// the validating webhook modelgen generates for a kind is an error that
+// names both; the two files never configure one webhook twice.
+func TestMarkerWebhookBesideGenerated(t *testing.T) {
+	dir := ctrlgenProject(t)
+	if err := os.WriteFile(filepath.Join(dir, "api", "v1", "modelgen.yaml"), []byte("webhook: always\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clash := "package hooks\n\n// +kubebuilder:webhook:path=/validate-jobs-example-com-v1-workerset,mutating=false,failurePolicy=fail,sideEffects=None,groups=jobs.example.com,resources=workersets,verbs=create,versions=v1,name=vworkerset.kb.io,admissionReviewVersions=v1\n"
+	if err := os.WriteFile(filepath.Join(dir, "hooks", "validate.go"), []byte(clash), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run("generate", "./...")
+	if r.code != cli.ExitFail || !strings.Contains(r.stderr, "serves path /validate-jobs-example-com-v1-workerset, where modelgen's generated webhook for WorkerSet is served") {
+		t.Fatalf("want the clash reported: %v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "config", "webhook", "manifests.yaml")); err == nil {
+		t.Errorf("a run with an error wrote manifests.yaml")
+	}
+}
