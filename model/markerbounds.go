@@ -124,7 +124,7 @@ func refusedByMarker(m markerBound, lv *Level) string {
 			return fmt.Sprintf("the %s %s itself", what[:len(what)-1], mv)
 		case lo < m.value:
 			return fmt.Sprintf("%s below %s (the tag accepts them from %s)", what, mv, strconv.FormatFloat(lo, 'g', -1, 64))
-		case zeroPasses && (0 < m.value || 0 == m.value && m.exclusive):
+		case zeroPasses && (m.value > 0 || m.value == 0 && m.exclusive):
 			return "the zero value (omitempty lets it through)"
 		}
 		return ""
@@ -136,7 +136,7 @@ func refusedByMarker(m markerBound, lv *Level) string {
 		return what + " above " + mv
 	case hi > m.value:
 		return fmt.Sprintf("%s above %s (the tag accepts them up to %s)", what, mv, strconv.FormatFloat(hi, 'g', -1, 64))
-	case zeroPasses && (0 > m.value || 0 == m.value && m.exclusive):
+	case zeroPasses && (m.value < 0 || m.value == 0 && m.exclusive):
 		return "the zero value (omitempty lets it through)"
 	}
 	return ""

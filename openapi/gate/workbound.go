@@ -16,9 +16,8 @@ import (
 // their branches. workEstimate counts that work, on one document, before
 // oasdiff starts: linear in the document, memoized per schema.
 type workEstimate struct {
-	limit int
-	memo  map[*openapi3.Schema]int
-	open  map[*openapi3.Schema]bool
+	memo map[*openapi3.Schema]int
+	open map[*openapi3.Schema]bool
 }
 
 // branchPairWeight is what one anyOf or oneOf branch pair costs oasdiff
