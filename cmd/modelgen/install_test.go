@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,8 +32,8 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 type PaymentOrder struct {
 	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
 	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
-	Spec   PaymentOrderSpec   ` + "`json:\"spec\"`" + `
-	Status PaymentOrderStatus ` + "`json:\"status,omitempty\"`" + `
+	Spec              PaymentOrderSpec   ` + "`json:\"spec\"`" + `
+	Status            PaymentOrderStatus ` + "`json:\"status,omitempty\"`" + `
 }
 
 // PaymentOrderList is a list of payment orders.
@@ -40,7 +41,7 @@ type PaymentOrder struct {
 type PaymentOrderList struct {
 	metav1.TypeMeta ` + "`json:\",inline\"`" + `
 	metav1.ListMeta ` + "`json:\"metadata,omitempty\"`" + `
-	Items []PaymentOrder ` + "`json:\"items\"`" + `
+	Items           []PaymentOrder ` + "`json:\"items\"`" + `
 }
 
 type PaymentOrderSpec struct {
@@ -76,6 +77,9 @@ func TestInstallAsGoToolAndSettle(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if formatted, err := format.Source([]byte(shopTypes)); err != nil || !bytes.Equal(formatted, []byte(shopTypes)) {
+		t.Errorf("the quick start is not gofmt'd (a user pastes it as it is): %v\n%s", err, formatted)
 	}
 	if !bytes.Contains(readme, []byte(shopTypes)) {
 		t.Error("the README's quick start is not the package this test generates, builds and tests")

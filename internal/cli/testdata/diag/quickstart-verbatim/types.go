@@ -9,8 +9,8 @@ package v1alpha1
 type PaymentOrder struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec   PaymentOrderSpec   `json:"spec"`
-	Status PaymentOrderStatus `json:"status,omitempty"`
+	Spec              PaymentOrderSpec   `json:"spec"`
+	Status            PaymentOrderStatus `json:"status,omitempty"`
 }
 
 type PaymentOrderSpec struct {
