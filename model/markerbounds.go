@@ -6,8 +6,6 @@ import (
 	"strconv"
 
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
-
-	"github.com/modelgen/modelgen/model/vtag"
 )
 
 // markerBound is a kubebuilder bound marker on a field's value.
@@ -68,7 +66,7 @@ func intMarker(v any) (int, bool) {
 // would refuse what validator accepts. A marker as loose as the tag or
 // looser changes nothing (the tag's bound is the tighter one).
 func markerContradictions(f *Field, diags *Diagnostics) {
-	if f.Validate == nil || f.Validate.Syn.Skip || f.Validate.Root == nil {
+	if f.Validate == nil || f.Validate.Skip || f.Validate.Root == nil {
 		return
 	}
 	lv := f.Validate.Root
@@ -112,7 +110,7 @@ func refusedByMarker(m markerBound, lv *Level) string {
 			hi, hiX = h, x
 		}
 	}
-	zeroPasses := (lv.Omit == vtag.OmitEmpty || lv.Omit == vtag.OmitZero) && lv.Type.Kind != KindPointer
+	zeroPasses := (lv.Omit == OmitEmpty || lv.Omit == OmitZero) && lv.Type.Kind != KindPointer
 	what := "values"
 	if m.dim != KindFloat {
 		what = "lengths"

@@ -44,7 +44,10 @@ func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics) *Rules {
 	for _, e := range errs {
 		diags.Errorf(tag.At(e.Offset), "validate: %s", e.Msg)
 	}
-	r := &Rules{Raw: tag, Syn: syn}
+	r := &Rules{Raw: tag, Skip: syn.Skip}
+	if syn.Root != nil {
+		r.StructOnly, r.NoStructLevel = syn.Root.StructOnly, syn.Root.NoStructLevel
+	}
 	if len(errs) > 0 || syn.Skip {
 		r.Root = &Level{Type: f.Type}
 		return r
@@ -52,6 +55,19 @@ func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics) *Rules {
 	rs := &resolver{owner: owner, field: f, tag: tag, diags: diags}
 	r.Root = rs.level(syn.Root, f.Type, false)
 	return r
+}
+
+// omitOf is the IR's name for the parser's omit keyword.
+func omitOf(o vtag.Omit) Omit {
+	switch o {
+	case vtag.OmitEmpty:
+		return OmitEmpty
+	case vtag.OmitNil:
+		return OmitNil
+	case vtag.OmitZero:
+		return OmitZero
+	}
+	return OmitNever
 }
 
 type resolver struct {
@@ -62,7 +78,7 @@ type resolver struct {
 }
 
 func (rs *resolver) level(sl *vtag.Level, t *TypeRef, dived bool) *Level {
-	lv := &Level{Type: t, Omit: sl.Omit, Pos: rs.tag.At(sl.OmitOffset)}
+	lv := &Level{Type: t, Omit: omitOf(sl.Omit), Pos: rs.tag.At(sl.OmitOffset)}
 	for i, c := range sl.Checks {
 		if i == sl.OmitIndex {
 			lv.Guarded = len(lv.Checks)

@@ -93,7 +93,7 @@ func checkRuntimeOnly(owner *Type, f *Field, c *Check, keys bool) []RuntimeOnly 
 // findRuntimeOnly records and warns every runtime-only check of the model.
 func (b *builder) findRuntimeOnly() {
 	for _, p := range b.pendingValidate {
-		if p.field.Validate == nil || p.field.Validate.Syn.Skip {
+		if p.field.Validate == nil || p.field.Validate.Skip {
 			continue
 		}
 		b.m.RuntimeOnly = append(b.m.RuntimeOnly, fieldRuntimeOnly(p.owner, p.field)...)

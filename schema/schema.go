@@ -17,7 +17,6 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/vtag"
 )
 
 // Set holds the schemas of every type of a model for one target.
@@ -127,7 +126,7 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 	}
 	defer s.goTypes(t, sc)
 	for _, f := range t.Fields {
-		if f.Validate == nil || f.JSONName == "" || f.Skip || f.Validate.Syn.Skip {
+		if f.Validate == nil || f.JSONName == "" || f.Skip || f.Validate.Skip {
 			continue
 		}
 		prop, ok := sc.Properties[f.JSONName]
@@ -174,7 +173,7 @@ func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
 // a zero element, fewer than N items fail: minItems N.
 func arrayLength(s *apiext.JSONSchemaProps, f *model.Field) {
 	t := f.Type.Deref()
-	if t == nil || t.Kind != model.KindSlice || t.Len <= 0 || s.Type != "array" || f.Validate == nil || f.Validate.Syn.Skip {
+	if t == nil || t.Kind != model.KindSlice || t.Len <= 0 || s.Type != "array" || f.Validate == nil || f.Validate.Skip {
 		return
 	}
 	if lv := f.Validate.Root; lv.Type.Kind == model.KindSlice && model.ArrayZeroFails(lv) {
@@ -251,7 +250,7 @@ func typeRange(s *apiext.JSONSchemaProps, t *model.TypeRef) {
 func markNullable(t *model.Type, sc *apiext.JSONSchemaProps) {
 	markNullableIf(t, sc, func(f *model.Field) bool {
 		// validator rejects nil: so does the contract
-		return f.Validate == nil || f.Validate.Syn.Skip || !model.ZeroFails(f)
+		return f.Validate == nil || f.Validate.Skip || !model.ZeroFails(f)
 	})
 }
 
@@ -284,11 +283,11 @@ func explicitPresence(f *model.Field) bool {
 // wrapped so that the zero value passes, as validator skips them.
 func (s *Set) applyLevel(owner *model.Type, f *model.Field, parent, self *apiext.JSONSchemaProps, lv *model.Level) {
 	guarded := lv.Guarded
-	if lv.Omit == vtag.OmitNever {
+	if lv.Omit == model.OmitNever {
 		guarded = len(lv.Checks)
 	}
 	s.applyChecks(owner, f, parent, self, lv, lv.Checks[:guarded], "", false)
-	s.applyChecks(owner, f, parent, self, lv, lv.Checks[guarded:], zeroGuard(lv), lv.Omit != vtag.OmitNil || lv.Type.Nillable())
+	s.applyChecks(owner, f, parent, self, lv, lv.Checks[guarded:], zeroGuard(lv), lv.Omit != model.OmitNil || lv.Type.Nillable())
 	s.applyChildren(owner, f, self, lv)
 }
 
