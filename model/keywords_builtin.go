@@ -1,14 +1,11 @@
 package model
 
 import (
-	"encoding/json"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
-
-	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
 
 // This file is the registry: every baked-in keyword of validator v10.30,
@@ -80,37 +77,6 @@ func (required) Schema() string {
 }
 func (required) Resolve(u *Use) (any, error) { return nil, nil }
 
-func (required) Apply(c *ApplyContext) {
-	t := c.Use.Type
-	if SkipsRequired(t) {
-		c.NotCarried("%q on %s: validator skips required on struct values unless created WithRequiredStructEnabled, so it is enforced at run time only, if at all (use a pointer)", c.Use.Name, t.GoType)
-		return
-	}
-	if c.Parent != nil && c.Field != nil && c.Field.JSONName != "" && t.Kind != KindStruct {
-		if !containsString(c.Parent.Required, c.Field.JSONName) {
-			c.Parent.Required = append(c.Parent.Required, c.Field.JSONName)
-		}
-	}
-	if t.Nillable() {
-		return
-	}
-	switch valueKind(t) {
-	case KindString:
-		if c.Self.MinLength == nil || *c.Self.MinLength < 1 {
-			one := int64(1)
-			c.Self.MinLength = &one
-		}
-	case KindInt, KindFloat, KindDuration:
-		if c.Target == TargetCRD {
-			c.AddRule("self != "+celNumber(t, 0), "must not be zero")
-		} else {
-			c.AddNot(apiext.JSONSchemaProps{Enum: []apiext.JSON{{Raw: []byte("0")}}})
-		}
-	case KindBool:
-		c.AddEnum([]any{true})
-	}
-}
-
 // SkipsRequired reports a value validator's default instance checks no
 // `required` on: a struct (metav1.Time, Quantity, IntOrString, a struct of
 // the model...) that is not a time.Time and not behind a pointer.
@@ -120,15 +86,6 @@ func SkipsRequired(t *TypeRef) bool {
 		return true
 	case KindTime:
 		return !isStdTime(t)
-	}
-	return false
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
 	}
 	return false
 }
@@ -165,7 +122,7 @@ func (k bound) Resolve(u *Use) (any, error) {
 	if err := checkKind(u, ok); err != nil {
 		return nil, err
 	}
-	switch valueKind(u.Type) {
+	switch ValueKind(u.Type) {
 	case KindTime:
 		if u.Param != "" {
 			return nil, errorf("%q on a time takes no parameter (it compares with the current time)", u.Name)
@@ -184,7 +141,7 @@ func (k bound) Resolve(u *Use) (any, error) {
 		return lengthParam(u)
 	case KindSlice, KindMap, KindBytes:
 		v, err := lengthParam(u)
-		if err == nil && valueKind(u.Type) == KindSlice && u.Type.Deref().Len >= 0 {
+		if err == nil && ValueKind(u.Type) == KindSlice && u.Type.Deref().Len >= 0 {
 			err = k.arrayLength(u, v.(float64))
 		}
 		return v, err
@@ -233,7 +190,7 @@ func (k bound) arrayLength(u *Use, v float64) error {
 func lengthParam(u *Use) (any, error) {
 	n, err := strconv.ParseInt(u.Param, 10, 64)
 	if err != nil || n < 0 {
-		return nil, errorf("%q on a %s needs a non-negative integer length, not %q", u.Name, valueKind(u.Type), u.Param)
+		return nil, errorf("%q on a %s needs a non-negative integer length, not %q", u.Name, ValueKind(u.Type), u.Param)
 	}
 	if u.Name == "lt" && n == 0 {
 		return nil, errorf("lt=0 on a length can never hold")
@@ -261,163 +218,11 @@ func intParam(u *Use) (any, error) {
 	return float64(n), nil
 }
 
-func (k bound) Apply(c *ApplyContext) {
-	u := c.Use
-	switch valueKind(u.Type) {
-	case KindTime:
-		c.NotCarried("%q on a time compares with the current time: enforced by the validator at run time only", u.Name)
-	case KindString:
-		if k.op == "eq" || k.op == "ne" {
-			k.applyEquals(c, u.Value)
-			return
-		}
-		k.applyLength(c, &c.Self.MinLength, &c.Self.MaxLength)
-	case KindBytes:
-		k.applyByteLength(c)
-	case KindSlice:
-		if u.Type.Deref().Len >= 0 {
-			return // a Go array's length is constant: it holds (see arrayLength)
-		}
-		k.applyLength(c, &c.Self.MinItems, &c.Self.MaxItems)
-	case KindMap:
-		k.applyLength(c, &c.Self.MinProperties, &c.Self.MaxProperties)
-	case KindBool:
-		k.applyEquals(c, u.Value)
-	default:
-		k.applyNumber(c, u.Value.(float64))
-	}
-}
-
-func (k bound) applyEquals(c *ApplyContext, v any) {
-	if k.op == "eq" {
-		c.AddEnum([]any{v})
-		return
-	}
-	raw, _ := jsonMarshal(v)
-	c.AddNot(apiext.JSONSchemaProps{Enum: []apiext.JSON{{Raw: raw}}})
-}
-
-func (k bound) applyLength(c *ApplyContext, lo, hi **int64) {
-	n := int64(c.Use.Value.(float64))
-	setMin := func(v int64) {
-		if *lo == nil || **lo < v {
-			*lo = &v
-		}
-	}
-	setMax := func(v int64) {
-		if *hi == nil || **hi > v {
-			*hi = &v
-		}
-	}
-	switch k.op {
-	case "len", "eq":
-		setMin(n)
-		setMax(n)
-	case "min", "gte":
-		setMin(n)
-	case "max", "lte":
-		setMax(n)
-	case "gt":
-		setMin(n + 1)
-	case "lt":
-		setMax(n - 1)
-	case "ne":
-		c.AddNot(lengthSchema(c, n))
-	}
-}
-
-// applyByteLength bounds the decoded length of a []byte. Its JSON form is
-// base64 text, whose length no schema keyword can tie to the decoded one;
-// a format: byte string is bytes to the API server's CEL, so size(self)
-// counts the decoded bytes.
-func (k bound) applyByteLength(c *ApplyContext) {
-	n := strconv.FormatInt(int64(c.Use.Value.(float64)), 10)
-	cmp := map[string]string{"len": "==", "eq": "==", "ne": "!=", "min": ">=", "gte": ">=", "gt": ">", "max": "<=", "lte": "<=", "lt": "<"}[k.op]
-	c.AddRule("size(self) "+cmp+" "+n, "must be "+cmp+" "+n+" bytes long")
-}
-
-func lengthSchema(c *ApplyContext, n int64) apiext.JSONSchemaProps {
-	switch valueKind(c.Use.Type) {
-	case KindString:
-		return apiext.JSONSchemaProps{MinLength: &n, MaxLength: &n}
-	case KindMap:
-		return apiext.JSONSchemaProps{MinProperties: &n, MaxProperties: &n}
-	}
-	return apiext.JSONSchemaProps{MinItems: &n, MaxItems: &n}
-}
-
-func (k bound) applyNumber(c *ApplyContext, v float64) {
-	t := c.Use.Type
-	if beyondInt64(t, v) && (c.Target == TargetCRD || k.op == "ne") {
-		// every integer the API server stores (an int64) meets it: see
-		// the resolver's beyondInt64 check
-		return
-	}
-	if c.Target == TargetCRD && valueKind(t) == KindFloat && (k.op == "len" || k.op == "eq" || k.op == "ne") {
-		// the API server checks an enum by converting the value to the
-		// enum's type: 2.5 becomes int64 2 and matches enum [2]
-		cmp := map[string]string{"len": "==", "eq": "==", "ne": "!="}[k.op]
-		c.AddRule("self "+cmp+" "+celNumber(t, v), "must be "+cmp+" "+strconv.FormatFloat(v, 'g', -1, 64))
-		return
-	}
-	switch k.op {
-	case "len", "eq":
-		c.AddEnum([]any{jsonNumber(t, v)})
-		return
-	case "ne":
-		raw, _ := jsonMarshal(jsonNumber(t, v))
-		c.AddNot(apiext.JSONSchemaProps{Enum: []apiext.JSON{{Raw: raw}}})
-		return
-	}
-	// The API server compares an integral JSON value with int64(bound),
-	// truncated toward zero: an exclusive non-integer bound such as lt=1.5
-	// would refuse 1. Inclusive, such a bound only ever lets too much
-	// through, and the CEL rule below is exact.
-	exclusive := c.Target != TargetCRD || v == math.Trunc(v)
-	switch k.op {
-	case "min", "gte":
-		setBound(&c.Self.Minimum, &c.Self.ExclusiveMinimum, v, false, true)
-	case "gt":
-		setBound(&c.Self.Minimum, &c.Self.ExclusiveMinimum, v, exclusive, true)
-	case "max", "lte":
-		setBound(&c.Self.Maximum, &c.Self.ExclusiveMaximum, v, false, false)
-	case "lt":
-		setBound(&c.Self.Maximum, &c.Self.ExclusiveMaximum, v, exclusive, false)
-	}
-	if c.Target == TargetCRD && v != math.Trunc(v) {
-		// The API server compares an integral JSON value with
-		// int64(minimum): minimum 0.01 lets 0 through. CEL compares exactly.
-		cmp := map[string]string{"min": ">=", "gte": ">=", "gt": ">", "max": "<=", "lte": "<=", "lt": "<"}[k.op]
-		c.AddRule("self "+cmp+" "+celNumber(t, v), "must be "+cmp+" "+strconv.FormatFloat(v, 'g', -1, 64))
-	}
-}
-
-// setBound tightens a minimum (lower) or maximum.
-func setBound(b **float64, excl *bool, v float64, exclusive, lower bool) {
-	if *b != nil {
-		tighter := v > **b || (v == **b && exclusive)
-		if !lower {
-			tighter = v < **b || (v == **b && exclusive)
-		}
-		if !tighter {
-			return
-		}
-	}
-	*b, *excl = &v, exclusive
-}
-
 // beyondInt64 reports an integer bound of magnitude 2^63 or more: the API
 // server stores integers as int64, and refuses such a bound in a CRD (its
 // range check parses the float bound as an int64), -2^63 included.
-func beyondInt64(t *TypeRef, v float64) bool {
-	return valueKind(t) == KindInt && math.Abs(v) >= 1<<63
-}
-
-func jsonNumber(t *TypeRef, v float64) any {
-	if valueKind(t) == KindFloat {
-		return v
-	}
-	return int64(v)
+func BeyondInt64(t *TypeRef, v float64) bool {
+	return ValueKind(t) == KindInt && math.Abs(v) >= 1<<63
 }
 
 // regex keywords: the value matches validator's own regular expression.
@@ -448,16 +253,6 @@ func (k regex) Resolve(u *Use) (any, error) {
 		return nil, errorf("%q takes no parameter", u.Name)
 	}
 	return nil, nil
-}
-func (k regex) Apply(c *ApplyContext) {
-	if valueKind(c.Use.Type) != KindString {
-		if k.lo != k.hi {
-			setBound(&c.Self.Minimum, &c.Self.ExclusiveMinimum, k.lo, false, true)
-			setBound(&c.Self.Maximum, &c.Self.ExclusiveMaximum, k.hi, false, false)
-		}
-		return
-	}
-	c.AddPattern(k.pattern)
 }
 
 // HasParam reports whether the use wrote '=' with a parameter.
@@ -559,7 +354,7 @@ func (k oneOf) Resolve(u *Use) (any, error) {
 	}
 	var out []any
 	for _, v := range SplitOneOf(u.Param) {
-		jv, err := jsonValue(u.Type, v)
+		jv, err := JSONValue(u.Type, v)
 		if err != nil {
 			return nil, errorf("%q value %q is not a valid %s", u.Name, v, u.Type.Deref().GoType)
 		}
@@ -569,22 +364,6 @@ func (k oneOf) Resolve(u *Use) (any, error) {
 		return nil, errorf("%q needs at least one value", u.Name)
 	}
 	return out, nil
-}
-func (k oneOf) Apply(c *ApplyContext) {
-	vals := c.Use.Value.([]any)
-	if !k.not {
-		c.AddEnum(vals)
-		return
-	}
-	if len(vals) == 0 {
-		return
-	}
-	var js []apiext.JSON
-	for _, v := range vals {
-		raw, _ := jsonMarshal(v)
-		js = append(js, apiext.JSON{Raw: raw})
-	}
-	c.AddNot(apiext.JSONSchemaProps{Enum: js})
 }
 
 // foldOneOf: oneofci and noneofci, compared without case.
@@ -605,26 +384,6 @@ func (k foldOneOf) Resolve(u *Use) (any, error) {
 	}
 	return SplitOneOf(u.Param), nil
 }
-func (k foldOneOf) Apply(c *ApplyContext) {
-	vals := c.Use.Value.([]string)
-	quoted := make([]string, len(vals))
-	for i, v := range vals {
-		if !isASCII(v) {
-			c.NotCarried("%q with the non-ASCII value %q is enforced by the validator at run time only (CEL folds ASCII case only)", c.Use.Name, v)
-			return
-		}
-		quoted[i] = celString(strings.ToLower(v))
-	}
-	// strings.EqualFold also equates the Kelvin sign with k and the long s
-	// with s: the only non-ASCII runes that fold to ASCII letters
-	rule := "self.replace('\\u212a', 'k').replace('\\u017f', 's').lowerAscii() in [" + strings.Join(quoted, ", ") + "]"
-	msg := "must be one of (ignoring case): " + strings.Join(vals, ", ")
-	if k.not {
-		rule, msg = "!("+rule+")", "must not be one of (ignoring case): "+strings.Join(vals, ", ")
-	}
-	c.AddRule(rule, msg)
-}
-
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
@@ -649,20 +408,6 @@ func (unique) Resolve(u *Use) (any, error) {
 	}
 	return nil, nil
 }
-func (unique) Apply(c *ApplyContext) {
-	t := c.Use.Type.Deref()
-	if t.Kind != KindSlice || c.Use.Param != "" || !isScalar(t.Elem) {
-		c.NotCarried("%q on %s is enforced by the validator at run time only", c.Use.Name, t.GoType)
-		return
-	}
-	if c.Target == TargetCRD {
-		set := "set"
-		c.Self.XListType = &set
-	} else {
-		c.Self.UniqueItems = true
-	}
-}
-
 func isScalar(t *TypeRef) bool {
 	switch t.Kind {
 	case KindString, KindInt, KindFloat, KindBool:
@@ -683,11 +428,6 @@ func (boolean) Schema() string {
 func (boolean) Resolve(u *Use) (any, error) {
 	return nil, checkKind(u, kindSet(KindString, KindBool))
 }
-func (boolean) Apply(c *ApplyContext) {
-	if valueKind(c.Use.Type) == KindString {
-		c.AddEnum([]any{"1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"})
-	}
-}
 
 // strMatch: contains, excludes, startswith and friends.
 type strMatch struct{ name, doc string }
@@ -701,8 +441,12 @@ func (k strMatch) Schema() string {
 	}
 	return "`pattern`"
 }
-func (k strMatch) negated() bool {
-	return strings.HasPrefix(k.name, "excludes") || strings.Contains(k.name, "not")
+func (k strMatch) negated() bool { return NegatedMatch(k.name) }
+
+// NegatedMatch reports the text keywords that refuse a match (excludes...,
+// startsnotwith, endsnotwith).
+func NegatedMatch(name string) bool {
+	return strings.HasPrefix(name, "excludes") || strings.Contains(name, "not")
 }
 func (k strMatch) Resolve(u *Use) (any, error) {
 	if err := checkKind(u, strKinds); err != nil {
@@ -716,36 +460,6 @@ func (k strMatch) Resolve(u *Use) (any, error) {
 	}
 	return nil, nil
 }
-func (k strMatch) Apply(c *ApplyContext) {
-	p := c.Use.Param
-	var re string
-	switch k.name {
-	case "containsany", "excludesall":
-		re = "[" + regexpClass(p) + "]"
-	case "startswith", "startsnotwith":
-		re = "^" + regexp.QuoteMeta(p)
-	case "endswith", "endsnotwith":
-		re = regexp.QuoteMeta(p) + "$"
-	default:
-		re = regexp.QuoteMeta(p)
-	}
-	if k.negated() {
-		c.AddNot(apiext.JSONSchemaProps{Pattern: re})
-		return
-	}
-	c.AddPattern(re)
-}
-
-func regexpClass(chars string) string {
-	var b strings.Builder
-	for _, r := range chars {
-		if strings.ContainsRune(`\]^-[`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
 
 // celFormat: formats the API server's CEL libraries check (IP, CIDR).
 type celFormat struct{ name, rule, what string }
@@ -755,20 +469,3 @@ func (k celFormat) Class() Class                { return CEL }
 func (k celFormat) Doc() string                 { return k.what }
 func (k celFormat) Schema() string              { return "CEL `" + k.rule + "`" }
 func (k celFormat) Resolve(u *Use) (any, error) { return nil, checkKind(u, strKinds) }
-func (k celFormat) Apply(c *ApplyContext)       { c.AddRule(k.rule, "must be "+k.what) }
-
-func jsonMarshal(v any) ([]byte, error) {
-	switch x := v.(type) {
-	case string:
-		return json.Marshal(x)
-	case bool:
-		return []byte(strconv.FormatBool(x)), nil
-	case int64:
-		return []byte(strconv.FormatInt(x, 10)), nil
-	case uint64:
-		return []byte(strconv.FormatUint(x, 10)), nil
-	case float64:
-		return []byte(strconv.FormatFloat(x, 'g', -1, 64)), nil
-	}
-	return []byte("null"), nil
-}

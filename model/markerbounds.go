@@ -70,7 +70,7 @@ func markerContradictions(f *Field, diags *Diagnostics) {
 		return
 	}
 	lv := f.Validate.Root
-	dim := valueKind(lv.Type)
+	dim := ValueKind(lv.Type)
 	switch dim {
 	case KindInt, KindDuration:
 		dim = KindFloat
@@ -91,7 +91,7 @@ func markerContradictions(f *Field, diags *Diagnostics) {
 // refusedByMarker names what the level accepts and the marker refuses
 // ("" when nothing).
 func refusedByMarker(m markerBound, lv *Level) string {
-	whole := valueKind(lv.Type) != KindFloat
+	whole := ValueKind(lv.Type) != KindFloat
 	lo, hi := typeLimits(lv.Type)
 	loX, hiX := false, false
 	for _, c := range lv.Checks {
@@ -153,7 +153,7 @@ func valueBound(name string) bool {
 func typeLimits(t *TypeRef) (lo, hi float64) {
 	t = t.Deref()
 	lo, hi = math.Inf(-1), math.Inf(1)
-	switch valueKind(t) {
+	switch ValueKind(t) {
 	case KindString, KindSlice, KindMap, KindBytes:
 		return 0, hi
 	case KindInt:

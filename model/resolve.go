@@ -165,7 +165,7 @@ func (rs *resolver) use(term vtag.Term, name string, t *TypeRef, dived bool) *Us
 // refuses by their type); one no storable value meets is an error.
 func (rs *resolver) int64Range(u *Use) bool {
 	f, ok := u.Value.(float64)
-	if !ok || !beyondInt64(u.Type, f) {
+	if !ok || !BeyondInt64(u.Type, f) {
 		return true
 	}
 	name := u.Keyword.Name()
@@ -184,7 +184,7 @@ func (rs *resolver) int64Range(u *Use) bool {
 // contradictions reports bounds that no value can meet (min=5,max=3; or
 // gt=4,lt=5 on a length or an integer, where no whole number lies between).
 func (rs *resolver) contradictions(lv *Level) {
-	whole := valueKind(lv.Type) != KindFloat
+	whole := ValueKind(lv.Type) != KindFloat
 	var lo, hi *Use
 	var l, h float64
 	var lx, hx bool // exclusive bounds (floats only)

@@ -153,14 +153,14 @@ func allowed(m *model.Machine) string {
 }
 
 // phaseField reads the phase property on base, escaped as the API server
-// expects (model.CELField; Load refuses a phase CEL cannot read).
+// expects (CELField; Load refuses a phase CEL cannot read).
 func phaseField(base string, m *model.Machine) string {
-	sel, _ := model.CELField(base, m.Field.JSONName)
+	sel, _ := CELField(base, m.Field.JSONName)
 	return sel
 }
 
 // fieldPath points the error at the phase property.
-func fieldPath(m *model.Machine) string { return model.CELFieldPath(m.Field.JSONName) }
+func fieldPath(m *model.Machine) string { return CELFieldPath(m.Field.JSONName) }
 
 func celString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"

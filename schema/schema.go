@@ -300,7 +300,7 @@ func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiex
 	inner := apiext.JSONSchemaProps{}
 	scratchParent := &apiext.JSONSchemaProps{}
 	for _, c := range checks {
-		ctx := &model.ApplyContext{Target: s.Target, Self: &inner, Parent: scratchParent, Owner: owner, Field: f, Diags: &s.Diags}
+		ctx := &applyContext{Target: s.Target, Self: &inner, Parent: scratchParent, Owner: owner, Field: f, Diags: &s.Diags}
 		if len(c.Or) == 1 {
 			s.apply(ctx, c.Or[0])
 			continue
@@ -315,7 +315,7 @@ func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiex
 			} else if omitted && lv.Type.Nillable() {
 				// omitempty skips a nil pointer, slice or map: a missing field
 				r.Rule = "!has(" + celSelf(f) + ") || (" + r.Rule + ")"
-			} else if nz, ok := model.CELNonZero(celSelf(f), lv.Type); omitted && ok && lv.Type.Kind == model.KindStruct {
+			} else if nz, ok := CELNonZero(celSelf(f), lv.Type); omitted && ok && lv.Type.Kind == model.KindStruct {
 				// omitempty skips a struct whose fields are all zero
 				r.Rule = "!has(" + celSelf(f) + ") || !" + nz + " || (" + r.Rule + ")"
 			}
@@ -344,16 +344,14 @@ func (s *Set) applyChildren(owner *model.Type, f *model.Field, self *apiext.JSON
 	}
 }
 
-func (s *Set) apply(ctx *model.ApplyContext, u *model.Use) {
+func (s *Set) apply(ctx *applyContext, u *model.Use) {
 	ctx.Use = u
-	if a, ok := u.Keyword.(model.Applier); ok {
-		a.Apply(ctx)
-	}
+	lower(ctx)
 }
 
 // applyAlternatives turns `a|b` into anyOf; alternatives that need CEL or
 // run time only make the whole check run time only.
-func (s *Set) applyAlternatives(ctx *model.ApplyContext, c *model.Check) {
+func (s *Set) applyAlternatives(ctx *applyContext, c *model.Check) {
 	var subs []apiext.JSONSchemaProps
 	for _, u := range c.Or {
 		sub := apiext.JSONSchemaProps{}
@@ -400,10 +398,9 @@ func zeroGuard(lv *model.Level) string {
 	return ""
 }
 
-// celSelf reads the field on the parent (see model.CELField).
+// celSelf reads the field on the parent (see CELField).
 func celSelf(f *model.Field) string {
-	sel, _ := model.CELField("self", f.JSONName)
-	return sel
+	return selfProp(f.JSONName)
 }
 
 // merge copies the validations in inner onto self. When omitempty lets the
