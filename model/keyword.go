@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 )
 
@@ -159,39 +158,8 @@ func checkKind(u *Use, ok kinds) error {
 	return nil
 }
 
-var registry = map[string]Keyword{}
-
-func register(ks ...Keyword) {
-	for _, k := range ks {
-		if _, dup := registry[k.Name()]; dup {
-			panic("modelgen: keyword registered twice: " + k.Name())
-		}
-		registry[k.Name()] = k
-	}
-}
-
-// Aliases are validator's baked-in aliases, expanded the way validator does.
-var Aliases = map[string]string{
-	"iscolor":         "hexcolor|rgb|rgba|hsl|hsla|cmyk",
-	"country_code":    "iso3166_1_alpha2|iso3166_1_alpha3|iso3166_1_alpha_numeric",
-	"eu_country_code": "iso3166_1_alpha2_eu|iso3166_1_alpha3_eu|iso3166_1_alpha_numeric_eu",
-}
-
-// Lookup finds a keyword by name.
-func Lookup(name string) (Keyword, bool) {
-	k, ok := registry[name]
-	return k, ok
-}
-
-// Keywords returns every registered keyword sorted by name.
-func Keywords() []Keyword {
-	out := make([]Keyword, 0, len(registry))
-	for _, k := range registry {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out
-}
+// HasParam reports whether the use wrote '=' with a parameter.
+func (u *Use) HasParam() bool { return u.Param != "" }
 
 // JSONValue converts a parameter to the JSON value of the use's kind.
 func JSONValue(t *TypeRef, s string) (any, error) {
