@@ -27,7 +27,7 @@ func (m *Model) RuntimeOnlyAt() map[Pos]bool {
 }
 
 // fieldRuntimeOnly finds the checks of a field that no schema carries.
-func fieldRuntimeOnly(owner *Type, f *Field) []RuntimeOnly {
+func fieldRuntimeOnly(f *Field) []RuntimeOnly {
 	if f.Validate == nil || f.Validate.Root == nil {
 		return nil
 	}
@@ -38,7 +38,7 @@ func fieldRuntimeOnly(owner *Type, f *Field) []RuntimeOnly {
 			return
 		}
 		for _, c := range lv.Checks {
-			out = append(out, checkRuntimeOnly(owner, f, c, keys)...)
+			out = append(out, checkRuntimeOnly(f, c, keys)...)
 		}
 		level(lv.Keys, true)
 		level(lv.Dive, false)
@@ -52,7 +52,7 @@ func fieldRuntimeOnly(owner *Type, f *Field) []RuntimeOnly {
 // with a CEL form over the key do (Carry.OnKey); alternatives only when
 // each one is a plain schema keyword (no Carry.CRDRule); and a keyword may
 // say it cannot in its context (Carry.RuntimeOnly).
-func checkRuntimeOnly(owner *Type, f *Field, c *Check, keys bool) []RuntimeOnly {
+func checkRuntimeOnly(f *Field, c *Check, keys bool) []RuntimeOnly {
 	var out []RuntimeOnly
 	alternatives := ""
 	for _, u := range c.Or {
@@ -91,7 +91,7 @@ func (b *builder) findRuntimeOnly() {
 		if p.field.Validate == nil || p.field.Validate.Skip {
 			continue
 		}
-		b.m.RuntimeOnly = append(b.m.RuntimeOnly, fieldRuntimeOnly(p.owner, p.field)...)
+		b.m.RuntimeOnly = append(b.m.RuntimeOnly, fieldRuntimeOnly(p.field)...)
 		if f := p.field; OptionalStruct(f) {
 			st := f.Type.Named.Name
 			b.m.RuntimeOnly = append(b.m.RuntimeOnly, RuntimeOnly{Pos: f.Validate.Root.Pos, Field: f, Why: fmt.Sprintf(
