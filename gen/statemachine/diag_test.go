@@ -1,7 +1,6 @@
 package statemachine_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/modelgen/modelgen/model"
 
 	"github.com/modelgen/modelgen/internal/testkit"
+	"github.com/modelgen/modelgen/internal/testkit/diagtest"
 )
 
 // The testdata packages are loaded once: loading is the slow part.
@@ -52,42 +52,17 @@ func generate(t *testing.T, m *model.Model) ([]gen.File, model.Diagnostics) {
 }
 
 // TestDiagnostics compares the diagnostics of each testdata/diag/<case>
-// with its stderr.txt (go test -update rewrites them).
+// with its stderr.txt (go test -update rewrites them). The loader's own
+// validate: diagnostics are model's (model/testdata/diag); these goldens
+// hold what the machines' checks say.
 func TestDiagnostics(t *testing.T) {
 	m, err := diagCases()
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, diags := generate(t, m)
-	cases, err := filepath.Glob("testdata/diag/*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, dir := range cases {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			abs, _ := filepath.Abs(dir)
-			var lines []string
-			for _, d := range diags.Sorted() {
-				if filepath.Dir(d.Pos.File) == abs && !strings.HasPrefix(d.Msg, "validate:") {
-					d.Pos.File = filepath.Base(d.Pos.File)
-					lines = append(lines, d.String()+"\n")
-				}
-			}
-			got := strings.Join(lines, "")
-			golden := filepath.Join(dir, "stderr.txt")
-			if testkit.Update() {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("diagnostics differ from %s (go test -update rewrites it):\n--- got\n%s--- want\n%s", golden, got, want)
-			}
-		})
-	}
+	notValidate := func(d model.Diagnostic) bool { return !strings.HasPrefix(d.Msg, "validate:") }
+	testkit.DiagnosticGoldens(t, filepath.Join("testdata", "diag"), func(t *testing.T, dir string) string {
+		return diagtest.Render(t, diags, dir, notValidate)
+	})
 }

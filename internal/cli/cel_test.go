@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelgen/modelgen/internal/cli"
 	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // TestCELEscapedNames generates the CRD of testdata/cel, whose properties
@@ -22,8 +24,8 @@ import (
 // process: each rule reads the property it means.
 func TestCELEscapedNames(t *testing.T) {
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "cel"), dir)
-	withModelgenModule(t, dir, "example.com/cel")
+	testkit.CopyTree(t, filepath.Join("testdata", "cel"), dir)
+	testkit.ModuleWithRequirements(t, dir, "example.com/cel")
 	r := run("generate", "-C", dir, "./...")
 	if r.code != cli.ExitOK {
 		t.Fatalf("generate: %v", r)
@@ -108,27 +110,4 @@ func TestCELEscapedNames(t *testing.T) {
 			t.Errorf("%s: want accepted %v, got %v", c.name, c.ok, errs)
 		}
 	}
-}
-
-// withModelgenModule makes dir a module with this checkout's requirements
-// (so its packages may import Kubernetes' API types) that requires this
-// checkout of modelgen.
-func withModelgenModule(t *testing.T, dir, module string) {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(mod), "\n")
-	mod = []byte("module " + module + "\n" + rest + "\nrequire github.com/modelgen/modelgen v0.0.0\n\nreplace github.com/modelgen/modelgen => " + root + "\n")
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(dir, "go.mod"), string(mod))
-	writeFile(t, filepath.Join(dir, "go.sum"), string(sum))
 }
