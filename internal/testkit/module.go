@@ -42,11 +42,13 @@ func modulePath(gomod string) string {
 }
 
 // Module makes dir the module named module, requiring this checkout of
-// modelgen (a replace directive) and nothing else: for packages that
-// import only modelgen and the standard library.
+// modelgen (a replace directive), with this checkout's go.sum, so that the
+// go command resolves modelgen's own requirements from the module cache.
 func Module(t testing.TB, dir, module string) {
 	t.Helper()
-	WriteFile(t, filepath.Join(dir, "go.mod"), fmt.Sprintf("module %s\n\ngo 1.26.0\n\nrequire %s v0.0.0\n\nreplace %s => %s\n", module, ModulePath, ModulePath, Root(t)))
+	root := Root(t)
+	WriteFile(t, filepath.Join(dir, "go.mod"), fmt.Sprintf("module %s\n\ngo 1.26.0\n\nrequire %s v0.0.0\n\nreplace %s => %s\n", module, ModulePath, ModulePath, root))
+	WriteFile(t, filepath.Join(dir, "go.sum"), ReadFile(t, filepath.Join(root, "go.sum")))
 }
 
 // ModuleWithRequirements makes dir the module named module with this
