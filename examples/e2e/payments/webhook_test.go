@@ -189,4 +189,9 @@ func TestServerJudgeMatchesTheAPIServer(t *testing.T) {
 	if webhookRefused == 0 {
 		t.Error("no document was refused by the webhook alone: the test no longer exercises it")
 	}
+	want := testkit.Cited(t, filepath.Join(testkit.Root(t), "docs", "agreement.md"),
+		`as a dry-run create, ([\d,]+) when this was written, ([\d,]+) of them refused by the webhook alone, 0`)
+	if len(cases) != want[0] || webhookRefused != want[1] {
+		t.Errorf("%d documents sent, %d refused by the webhook alone; docs/agreement.md cites %d and %d", len(cases), webhookRefused, want[0], want[1])
+	}
 }
