@@ -1,24 +1,16 @@
 package statemachine_test
 
 import (
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/model"
-
-	"github.com/modelgen/modelgen/internal/testkit"
-	"github.com/modelgen/modelgen/internal/testkit/diagtest"
 )
 
 // The testdata packages are loaded once: loading is the slow part.
 var (
-	diagCases = sync.OnceValues(func() (*model.Model, error) {
-		return model.Load(model.Config{Dir: "testdata", Patterns: []string{"./diag/..."}})
-	})
 	machinePkg = sync.OnceValues(func() (*model.Model, error) {
 		return model.Load(model.Config{Dir: "testdata", Patterns: []string{"./machine"}})
 	})
@@ -49,20 +41,4 @@ func generate(t *testing.T, m *model.Model) ([]gen.File, model.Diagnostics) {
 		}
 	}
 	return files, diags
-}
-
-// TestDiagnostics compares the diagnostics of each testdata/diag/<case>
-// with its stderr.txt (go test -update rewrites them). The loader's own
-// validate: diagnostics are model's (model/testdata/diag); these goldens
-// hold what the machines' checks say.
-func TestDiagnostics(t *testing.T) {
-	m, err := diagCases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, diags := generate(t, m)
-	notValidate := func(d model.Diagnostic) bool { return !strings.HasPrefix(d.Msg, "validate:") }
-	testkit.DiagnosticGoldens(t, filepath.Join("testdata", "diag"), func(t *testing.T, dir string) string {
-		return diagtest.Render(t, diags, dir, notValidate)
-	})
 }
