@@ -98,7 +98,7 @@ func TestInstallAsGoToolAndSettle(t *testing.T) {
 
 	dir := t.TempDir()
 	pkg := filepath.Join(dir, "api", "v1alpha1")
-	testkit.Module(t, dir, "example.com/shop")
+	testkit.ModuleWithSum(t, dir, "example.com/shop")
 	testkit.WriteFile(t, filepath.Join(pkg, "types.go"), shopTypes)
 	testkit.WriteFile(t, filepath.Join(pkg, "modelgen.yaml"), "agree: true\n")
 

@@ -68,7 +68,7 @@ func TestGeneratedTestInScratchModule(t *testing.T) {
 		t.Skip("builds and tests a scratch module")
 	}
 	dir := t.TempDir()
-	testkit.Module(t, dir, "example.com/scratch")
+	testkit.ModuleWithSum(t, dir, "example.com/scratch")
 	testkit.WriteFile(t, filepath.Join(dir, "api", "v1", "types.go"), scratchTypes)
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOWORK", "off")

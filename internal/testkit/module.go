@@ -42,13 +42,21 @@ func modulePath(gomod string) string {
 }
 
 // Module makes dir the module named module, requiring this checkout of
-// modelgen (a replace directive), with this checkout's go.sum, so that the
-// go command resolves modelgen's own requirements from the module cache.
+// modelgen (a replace directive), without a go.sum: what the go command
+// says of a package importing anything but modelgen's own packages is part
+// of what the test sees.
 func Module(t testing.TB, dir, module string) {
 	t.Helper()
-	root := Root(t)
-	WriteFile(t, filepath.Join(dir, "go.mod"), fmt.Sprintf("module %s\n\ngo 1.26.0\n\nrequire %s v0.0.0\n\nreplace %s => %s\n", module, ModulePath, ModulePath, root))
-	WriteFile(t, filepath.Join(dir, "go.sum"), ReadFile(t, filepath.Join(root, "go.sum")))
+	WriteFile(t, filepath.Join(dir, "go.mod"), fmt.Sprintf("module %s\n\ngo 1.26.0\n\nrequire %s v0.0.0\n\nreplace %s => %s\n", module, ModulePath, ModulePath, Root(t)))
+}
+
+// ModuleWithSum is Module with this checkout's go.sum, so that the go
+// command, run with -mod=mod, resolves modelgen's own requirements from
+// the module cache.
+func ModuleWithSum(t testing.TB, dir, module string) {
+	t.Helper()
+	Module(t, dir, module)
+	WriteFile(t, filepath.Join(dir, "go.sum"), ReadFile(t, filepath.Join(Root(t), "go.sum")))
 }
 
 // ModuleWithRequirements makes dir the module named module with this

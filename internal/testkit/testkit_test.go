@@ -53,7 +53,7 @@ func TestRootAndModule(t *testing.T) {
 		t.Fatalf("root %s", root)
 	}
 	dir := t.TempDir()
-	testkit.Module(t, dir, "example.com/x")
+	testkit.ModuleWithSum(t, dir, "example.com/x")
 	mod := testkit.ReadFile(t, filepath.Join(dir, "go.mod"))
 	if !strings.Contains(mod, "replace github.com/modelgen/modelgen => "+root+"\n") || !strings.Contains(mod, "module example.com/x\n") {
 		t.Errorf("go.mod:\n%s", mod)
