@@ -17,6 +17,7 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	rbacgen "github.com/modelgen/modelgen/gen/rbac"
 	"github.com/modelgen/modelgen/internal/testkit"
+	"github.com/modelgen/modelgen/internal/testkit/diagtest"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi"
 	"github.com/modelgen/modelgen/openapi/ext"
@@ -90,87 +91,22 @@ func loadAny(t *testing.T, dir string, patterns ...string) *model.Model {
 
 var defaults = gen.Config{Title: "t", Version: "0.1.0", OpenAPI: "openapi.yaml", RBACDir: "config/rbac"}
 
-// wantRE finds an expectation: `// want` expects a diagnostic on its own
-// line, `// want-next` (for a marker line, which cannot carry a second
-// comment) on the line after it.
-var wantRE = regexp.MustCompile("// want(-next)? `([^`]*)`")
-
-// TestDiagnostics checks that every mistake in testdata is reported on the
-// line that carries its `// want` comment, and that nothing else is: an
-// unexpected diagnostic, in the file or outside it, fails the test.
+// TestDiagnostics compares what the backend reports on each
+// testdata/diag/<case> with the case's stderr.txt (go test -update rewrites
+// them). The access tags' and markers' own mistakes are model.Load's
+// (model/testdata/diag/access-*): a golden here holds the backend's own
+// diagnostics, model's goldens hold model.Load's.
 func TestDiagnostics(t *testing.T) {
-	for _, dir := range []string{"errors", "norole", "compare"} {
-		t.Run(dir, func(t *testing.T) {
-			m := loadAny(t, "", "./testdata/"+dir)
-			_, diags := generate(m, defaults)
-			file, _ := filepath.Abs(filepath.Join("testdata", dir, "types.go"))
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wants := map[int]*regexp.Regexp{}
-			for i, line := range strings.Split(string(src), "\n") {
-				if m := wantRE.FindStringSubmatch(line); m != nil {
-					at := i + 1
-					if m[1] != "" {
-						at++
-					}
-					wants[at] = regexp.MustCompile(m[2])
-				}
-			}
-			matched := map[int]bool{}
-			for _, d := range diags {
-				if re := wants[d.Pos.Line]; d.Pos.File == file && re != nil && re.MatchString(d.Msg) {
-					matched[d.Pos.Line] = true
-					continue
-				}
-				t.Errorf("unexpected: %s", d)
-			}
-			for line, re := range wants {
-				if !matched[line] {
-					t.Errorf("%s:%d: no diagnostic matching %q; got:\n%s", file, line, re, diags)
-				}
-			}
-		})
-	}
-}
-
-// TestPositions checks columns: a mistake inside a tag or a marker points at
-// its first byte.
-func TestPositions(t *testing.T) {
-	m := loadAny(t, "", "./testdata/errors")
-	_, diags := generate(m, defaults)
-	file, _ := filepath.Abs("testdata/errors/types.go")
-	src, _ := os.ReadFile(file)
-	lines := strings.Split(string(src), "\n")
-	for _, tt := range []struct {
-		msg, line, at string
-	}{
-		{`invalid role name "Admin"`, `+modelgen:access:default="read=*,write=Admin"`, `Admin`},
-		{`tenant is a field's tag, not a default`, `+modelgen:access:default=tenant`, `tenant`},
-		{`empty role name`, `access:"read=a||b"`, `|b"`},
-		{`unknown clause "reed"`, `access:"reed=x"`, `reed`},
-	} {
-		var lineNo, col int
-		for i, l := range lines {
-			if j := strings.Index(l, tt.line); j >= 0 {
-				lineNo, col = i+1, j+strings.Index(tt.line, tt.at)+1
-				break
-			}
+	testkit.DiagnosticGoldens(t, filepath.Join("testdata", "diag"), func(t *testing.T, dir string) string {
+		m := loadAny(t, "", "./"+filepath.ToSlash(dir))
+		_, diags := generate(m, defaults)
+		fromModel := map[string]bool{}
+		for _, d := range m.Diags {
+			fromModel[d.String()] = true
 		}
-		found := false
-		for _, d := range diags {
-			if strings.Contains(d.Msg, tt.msg) {
-				found = true
-				if d.Pos.File != file || d.Pos.Line != lineNo || d.Pos.Col != col {
-					t.Errorf("%q at %s, want line %d col %d", tt.msg, d.Pos, lineNo, col)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("no diagnostic %q", tt.msg)
-		}
-	}
+		backend := func(d model.Diagnostic) bool { return !fromModel[d.String()] }
+		return diagtest.Render(t, diags, dir, backend)
+	})
 }
 
 // TestGeneratedTestTypesAreCurrent regenerates the rbac package's test

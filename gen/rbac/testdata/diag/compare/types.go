@@ -10,5 +10,5 @@ type Box struct {
 	Tenant string `json:"tenant" access:"tenant"`
 	// +kubebuilder:validation:Schemaless
 	// +kubebuilder:pruning:PreserveUnknownFields
-	Any any `json:"any"` // want `cannot compare any without reflection`
+	Any any `json:"any"`
 }
