@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -8,21 +9,42 @@ import (
 	"testing"
 )
 
-// Golden compares got with the golden file at path; under -update it
-// writes got there instead (making the directories).
-func Golden(t testing.TB, path, got string) {
+// Golden compares got with the golden file at path, byte for byte, and
+// reports whether they are equal; under -update it writes got there instead
+// (making the directories) and reports true. A difference fails the test
+// (without stopping it) with the first lines that differ.
+func Golden(t testing.TB, path, got string) bool {
 	t.Helper()
 	if Update() {
 		WriteFile(t, path, got)
-		return
+		return true
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
+		t.Errorf("%v (run with -update to create it)", err)
+		return false
 	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to accept, and review the diff)\n--- got\n%s--- want\n%s", path, got, want)
+	if got == string(want) {
+		return true
 	}
+	t.Errorf("%s differs (run with -update to accept, and review the diff):\n%s", path, firstDifference(got, string(want)))
+	return false
+}
+
+// firstDifference shows where got and want part: the first differing line
+// with two lines of context, or all of both when they are short.
+func firstDifference(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	if len(g)+len(w) <= 40 {
+		return "--- got\n" + got + "\n--- want\n" + want
+	}
+	i := 0
+	for i < len(g) && i < len(w) && g[i] == w[i] {
+		i++
+	}
+	from := max(i-2, 0)
+	return fmt.Sprintf("first difference at line %d (got %d lines, want %d)\n--- got\n%s\n--- want\n%s",
+		i+1, len(g), len(w), strings.Join(g[from:min(i+3, len(g))], "\n"), strings.Join(w[from:min(i+3, len(w))], "\n"))
 }
 
 // DiagnosticsFile is the golden of a diagnostics case: what the run
