@@ -17,12 +17,11 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/internal/testkit"
+	"github.com/modelgen/modelgen/internal/testkit/apiserver"
 )
 
 // upstreamCase is one real API module, at a pinned version, and the
@@ -386,17 +385,7 @@ func validateCRDs(t *testing.T, dir string) int {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		internal := &apiextensions.CustomResourceDefinition{}
-		if err := apiext.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&crd, internal, nil); err != nil {
-			t.Errorf("%s: converting: %v", name, err)
-			continue
-		}
-		for _, v := range internal.Spec.Versions {
-			if v.Storage {
-				internal.Status.StoredVersions = append(internal.Status.StoredVersions, v.Name)
-			}
-		}
-		for _, e := range validation.ValidateCustomResourceDefinition(context.Background(), internal) {
+		for _, e := range apiserver.CheckDefinition(&crd) {
 			t.Errorf("%s: the API server rejects it: %v", name, e)
 		}
 		checked++
