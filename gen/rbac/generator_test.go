@@ -97,7 +97,7 @@ var defaults = gen.Config{Title: "t", Version: "0.1.0", OpenAPI: "openapi.yaml",
 // diagnostics, model's goldens hold model.Load's.
 func TestDiagnostics(t *testing.T) {
 	testkit.DiagnosticGoldens(t, filepath.Join("testdata", "diag"), func(t *testing.T, dir string) string {
-		m := loadAny(t, "", "./"+filepath.ToSlash(dir))
+		m := loadAny(t, "", "./"+filepath.ToSlash(dir)+"/...")
 		_, diags := generate(m, defaults)
 		fromModel := map[string]bool{}
 		for _, d := range m.Diags {
