@@ -154,7 +154,7 @@ func (h *Harness) elementSeeds(t *model.TypeRef, lv *model.Level) []probe {
 // OpenAPI component of a plain type).
 func (s *subject) fillRequired(doc document) {
 	if s.crd != nil {
-		fillStructural(doc, s.crd.structural)
+		fillStructural(doc, s.crd.Structural())
 		return
 	}
 	fillOpenAPI(doc, s.oapi.schema, 0)

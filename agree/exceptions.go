@@ -394,7 +394,7 @@ var formatArray = Exception{
 			return false
 		}
 		v, err := decode(j.Doc)
-		return err == nil && arrayForFormat(v, j.subject.crd.structural, 0)
+		return err == nil && arrayForFormat(v, j.subject.crd.Structural(), 0)
 	},
 }
 

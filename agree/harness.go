@@ -503,7 +503,7 @@ func (h *Harness) CRDs() []*apiext.CustomResourceDefinition {
 	var out []*apiext.CustomResourceDefinition
 	for _, s := range h.subjects {
 		if s.crd != nil {
-			out = append(out, s.crd.crd.DeepCopy())
+			out = append(out, s.crd.CRD().DeepCopy())
 		}
 	}
 	return out

@@ -1,7 +1,6 @@
 package agree
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,27 +9,13 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-playground/validator/v10"
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
-	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
-	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
-	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
-	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/modelgen/modelgen/internal/testkit/apiserver"
 	"github.com/modelgen/modelgen/openapi"
 )
 
-// The API server's CEL limits, as k8s.io/apiserver/pkg/apis/cel declares
-// them (PerCallLimit, RuntimeCELCostBudget); copied, because this module
-// does not require k8s.io/apiserver directly.
 const (
-	celPerCallLimit         = 1000000
-	celRuntimeCostBudget    = 10000000
 	maxReasonLength         = 400
 	validatorPanicReasonTag = "validator panicked"
 )
@@ -132,48 +117,20 @@ func (j openAPIJudge) judge(doc []byte) Verdict {
 }
 
 // crdJudge runs the API server's own pipeline for a create request of a
-// custom resource, in process: decoding with the server's JSON library
-// (integral numbers become int64), pruning unknown fields, dropping nulls
-// of non-nullable fields, coercing metadata, defaulting, then the
-// structural-schema validator, embedded-object and list-type checks and
-// the CEL validator with the server's cost limits (see
-// k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
-// and pkg/registry/customresource/strategy.go).
+// custom resource, in process (internal/testkit/apiserver: decoding with
+// the server's JSON library, pruning, defaulting, type and object
+// metadata, the structural-schema validator, embedded-object and
+// list-type checks, the CEL rules with the server's cost limits).
 type crdJudge struct {
-	crd        *apiext.CustomResourceDefinition
-	version    string
-	structural *structuralschema.Structural
-	validator  apiservervalidation.SchemaValidator
-	cel        *cel.Validator
+	*apiserver.Server
 }
 
 func newCRDJudge(crd *apiext.CustomResourceDefinition, version string) (*crdJudge, error) {
-	var ver *apiext.CustomResourceDefinitionVersion
-	for i := range crd.Spec.Versions {
-		if crd.Spec.Versions[i].Name == version {
-			ver = &crd.Spec.Versions[i]
-		}
-	}
-	if ver == nil || ver.Schema == nil || ver.Schema.OpenAPIV3Schema == nil {
-		return nil, fmt.Errorf("CRD %s has no schema for version %q", crd.Name, version)
-	}
-	internal := &apiextensions.CustomResourceValidation{}
-	if err := apiext.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(ver.Schema, internal, nil); err != nil {
-		return nil, fmt.Errorf("CRD %s: converting the schema: %w", crd.Name, err)
-	}
-	s, err := structuralschema.NewStructural(internal.OpenAPIV3Schema)
+	s, err := apiserver.New(crd, version)
 	if err != nil {
-		return nil, fmt.Errorf("CRD %s: the schema is not structural: %w", crd.Name, err)
+		return nil, err
 	}
-	s = s.DeepCopy()
-	if err := structuraldefaulting.PruneDefaults(s); err != nil {
-		return nil, fmt.Errorf("CRD %s: pruning defaults: %w", crd.Name, err)
-	}
-	sv, _, err := apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
-	if err != nil {
-		return nil, fmt.Errorf("CRD %s: %w", crd.Name, err)
-	}
-	return &crdJudge{crd: crd, version: version, structural: s, validator: sv, cel: cel.NewValidator(s, true, celPerCallLimit)}, nil
+	return &crdJudge{s}, nil
 }
 
 func (j *crdJudge) judge(doc []byte) Verdict {
@@ -187,49 +144,12 @@ func (j *crdJudge) judge(doc []byte) Verdict {
 // admit is the verdict and, when admitted, the object as the server keeps
 // it (pruned and defaulted).
 func (j *crdJudge) admit(doc []byte) (Verdict, map[string]any) {
-	var obj map[string]any
-	if err := utiljson.Unmarshal(doc, &obj); err != nil {
-		return reject("decode: " + err.Error()), nil
+	obj, err := apiserver.Decode(doc)
+	if err != nil {
+		return reject(err.Error()), nil
 	}
-	if obj == nil {
-		return reject("decode: the document is not an object"), nil
+	if errs := j.Create(obj); len(errs) > 0 {
+		return reject(errs.ToAggregate().Error()), nil
 	}
-	errs := j.validate(obj)
-	if len(errs) == 0 {
-		return accept(), obj
-	}
-	return reject(errs.ToAggregate().Error()), nil
-}
-
-// validate is the server's create path after decoding.
-func (j *crdJudge) validate(obj map[string]any) field.ErrorList {
-	structuralpruning.PruneWithOptions(obj, j.structural, true, structuralschema.UnknownFieldPathOptions{})
-	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, j.structural)
-	if err, _ := schemaobjectmeta.CoerceWithOptions(nil, obj, j.structural, false, schemaobjectmeta.CoerceOptions{}); err != nil {
-		return field.ErrorList{err}
-	}
-	structuraldefaulting.Default(obj, j.structural)
-
-	ctx := context.Background()
-	var errs field.ErrorList
-	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, j.validator)...)
-	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, obj, j.structural, false)...)
-	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, j.structural, obj)...)
-	if blocking(errs) {
-		return errs
-	}
-	celErrs, _ := j.cel.Validate(ctx, nil, j.structural, obj, nil, celRuntimeCostBudget)
-	return append(errs, celErrs...)
-}
-
-// blocking mirrors the strategy's hasBlockingErr: after these errors the
-// server does not run the CEL rules.
-func blocking(errs field.ErrorList) bool {
-	for _, e := range errs {
-		switch e.Type {
-		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
-			return true
-		}
-	}
-	return false
+	return accept(), obj
 }

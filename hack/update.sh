@@ -18,7 +18,7 @@ echo "== agreement cases (agree/internal/cases)" >&2
 go test -count=1 ./agree -run '^TestCasesAreCurrent$' -update
 
 echo "== goldens and generated document blocks (go test -update)" >&2
-mapfile -t golden_pkgs < <(grep -rl --include='*_test.go' 'testkit\.Update()' . | grep -v '^./compat/' | xargs -n1 dirname | sort -u)
+mapfile -t golden_pkgs < <(grep -rlE --include='*_test.go' 'testkit\.(Update|Golden|DiagnosticGoldens)\(' . | grep -v '^./compat/' | xargs -n1 dirname | sort -u)
 go test -short -count=1 "${golden_pkgs[@]}" -update
 
 echo "== examples, rbac test types, benchmark packages (modelgen generate)" >&2

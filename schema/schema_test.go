@@ -1,27 +1,21 @@
 package schema_test
 
 import (
-	"context"
 	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"math"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"testing"
 
 	"github.com/go-playground/validator/v10"
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	structural "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/crd"
+	"github.com/modelgen/modelgen/internal/testkit/apiserver"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -66,7 +60,7 @@ func TestGuardMirror(t *testing.T) {
 // guardCRD builds the CRD of testdata/guards as the CLI does; crd.Build runs
 // the API server's own CRD validation (structural schema, CEL compilation,
 // cost budget), so every guard written into a rule must compile.
-func guardCRD(t *testing.T) *apiext.JSONSchemaProps {
+func guardCRD(t *testing.T) *apiext.CustomResourceDefinition {
 	t.Helper()
 	m, err := model.Load(model.Config{Dir: filepath.Join("testdata", "guards"), Patterns: []string{"."}})
 	if err != nil {
@@ -82,48 +76,17 @@ func guardCRD(t *testing.T) *apiext.JSONSchemaProps {
 	if len(results) != 1 {
 		t.Fatalf("%d CRDs, want 1", len(results))
 	}
-	return results[0].CRD.Spec.Versions[0].Schema.OpenAPIV3Schema
-}
-
-// The API server's per-call CEL limit and per-request budget
-// (k8s.io/apiserver/pkg/apis/cel PerCallLimit and RuntimeCELCostBudget).
-const perCallLimit, celBudget = 1000000, 10000000
-
-// apiServer validates objects the way the API server does on create: the
-// OpenAPI schema validator, then the CEL rules.
-type apiServer struct {
-	s    *structural.Structural
-	cel  *cel.Validator
-	open apiservervalidation.SchemaValidator
-}
-
-func newAPIServer(t *testing.T, root *apiext.JSONSchemaProps) apiServer {
-	t.Helper()
-	internal := &apiextensions.JSONSchemaProps{}
-	if err := apiext.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(root, internal, nil); err != nil {
-		t.Fatal(err)
-	}
-	s, err := structural.NewStructural(internal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, _, err := apiservervalidation.NewSchemaValidator(internal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return apiServer{s, cel.NewValidator(s, true, perCallLimit), sv}
-}
-
-func (a apiServer) validate(obj map[string]any) field.ErrorList {
-	errs := apiservervalidation.ValidateCustomResource(field.NewPath("root"), obj, a.open)
-	celErrs, _ := a.cel.Validate(context.Background(), field.NewPath("root"), a.s, obj, nil, celBudget)
-	return append(errs, celErrs...)
+	return results[0].CRD
 }
 
 // TestGuardsAgreeWithValidator: in the CRD, the checks after omitempty,
 // omitzero and omitnil let through exactly what validator lets through.
 func TestGuardsAgreeWithValidator(t *testing.T) {
-	server := newAPIServer(t, guardCRD(t))
+	def := guardCRD(t)
+	server, err := apiserver.New(def, def.Spec.Versions[0].Name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	v := validator.New()
 	tests := []struct {
 		spec  string
@@ -156,11 +119,11 @@ func TestGuardsAgreeWithValidator(t *testing.T) {
 			t.Fatal(err)
 		}
 		byValidator := v.Struct(mirror) == nil
-		var spec map[string]any
-		if err := json.Unmarshal([]byte(tt.spec), &spec); err != nil {
+		spec, err := apiserver.Decode([]byte(tt.spec))
+		if err != nil {
 			t.Fatal(err)
 		}
-		errs := server.validate(map[string]any{"apiVersion": "guards.example.com/v1", "kind": "Guard", "spec": intsAsInt64(spec)})
+		errs := server.Create(server.Object(map[string]any{"spec": spec}))
 		if byValidator != tt.valid {
 			t.Errorf("%s: validator says %v, the table says %v", tt.spec, byValidator, tt.valid)
 		}
@@ -168,24 +131,4 @@ func TestGuardsAgreeWithValidator(t *testing.T) {
 			t.Errorf("%s: validator says %v, the API server says %v", tt.spec, byValidator, errs.ToAggregate())
 		}
 	}
-}
-
-// intsAsInt64 converts whole JSON numbers to int64, as the API server's
-// decoder does.
-func intsAsInt64(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = intsAsInt64(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = intsAsInt64(e)
-		}
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-			return int64(x)
-		}
-	}
-	return v
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // The installation test does what the README's Installation section tells a
@@ -96,14 +98,9 @@ func TestInstallAsGoToolAndSettle(t *testing.T) {
 
 	dir := t.TempDir()
 	pkg := filepath.Join(dir, "api", "v1alpha1")
-	write(t, filepath.Join(dir, "go.mod"), "module example.com/shop\n\ngo 1.26.0\n\nreplace github.com/modelgen/modelgen => "+root+"\n")
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "go.sum"), string(sum))
-	write(t, filepath.Join(pkg, "types.go"), shopTypes)
-	write(t, filepath.Join(pkg, "modelgen.yaml"), "agree: true\n")
+	testkit.ModuleWithSum(t, dir, "example.com/shop")
+	testkit.WriteFile(t, filepath.Join(pkg, "types.go"), shopTypes)
+	testkit.WriteFile(t, filepath.Join(pkg, "modelgen.yaml"), "agree: true\n")
 
 	env := append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 	run := func(args ...string) string {
@@ -136,8 +133,8 @@ func TestInstallAsGoToolAndSettle(t *testing.T) {
 
 	// 3. dropping agree and the state tag never stops go generate halfway,
 	// and the build is right after the first run
-	write(t, filepath.Join(pkg, "modelgen.yaml"), "agree: false\n")
-	edit(t, filepath.Join(pkg, "types.go"), ` state:"initial=Submitted;Submitted->Authorized:Authorize"`, "")
+	testkit.WriteFile(t, filepath.Join(pkg, "modelgen.yaml"), "agree: false\n")
+	testkit.Edit(t, filepath.Join(pkg, "types.go"), ` state:"initial=Submitted;Submitted->Authorized:Authorize"`, "")
 	run("generate", "./...")
 	run("vet", "./...")
 	if _, err := os.Stat(filepath.Join(pkg, "docs", "PaymentOrderStatus-statemachine.md")); !os.IsNotExist(err) {
@@ -152,49 +149,10 @@ func TestInstallAsGoToolAndSettle(t *testing.T) {
 		}
 	}
 	run("tool", "modelgen", "generate", "--check", "./...")
-	before := snapshot(t, dir)
+	before := testkit.Snapshot(t, dir)
 	if out := run("generate", "./..."); !strings.Contains(out, " 0 files written") || !strings.Contains(out, " 0 removed") {
 		t.Errorf("the third run changed something:\n%s", out)
 	}
-	if after := snapshot(t, dir); after != before {
-		t.Errorf("the third run changed the tree")
-	}
+	testkit.SameTree(t, "the third run", testkit.Snapshot(t, dir), before)
 	run("vet", "./...")
-}
-
-func write(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func edit(t *testing.T, path, old, new string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, path, strings.Replace(string(data), old, new, 1))
-}
-
-// snapshot is every file under dir with its content, as one string.
-func snapshot(t *testing.T, dir string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		b.WriteString(path + "\n" + string(data) + "\n")
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }

@@ -16,6 +16,8 @@ import (
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
 	"sigs.k8s.io/yaml"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // proxyVersion is the version the test's module proxy serves modelgen at.
@@ -41,15 +43,15 @@ const (
 // line, every other file byte for byte.
 func TestKubebuilderProject(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make is not installed")
+		t.Fatal("make is not installed: the kubebuilder project's Makefile cannot run")
 	}
 	src, err := filepath.Abs(filepath.Join("testdata", "kubebuilder"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want, got := t.TempDir(), t.TempDir()
-	copyTree(t, src, want)
-	copyTree(t, src, got)
+	testkit.CopyTree(t, src, want)
+	testkit.CopyTree(t, src, got)
 
 	// as scaffolded: go-install-tool finds controller-gen installed already
 	installed(t, want, filepath.Join(bin, "controller-gen"), "v0.23.0")
@@ -129,10 +131,7 @@ func goEnv(t *testing.T, name string) string {
 // (this checkout, ../..) at proxyVersion.
 func moduleProxy(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := testkit.Root(t)
 	proxy := t.TempDir()
 	mv := module.Version{Path: "github.com/modelgen/modelgen", Version: proxyVersion}
 	dir := filepath.Join(proxy, "github.com", "modelgen", "modelgen", "@v")
@@ -198,6 +197,9 @@ func compareTrees(t *testing.T, want, got, header string, must []string) {
 		}
 	}
 	t.Logf("%d files equal (%d of them as parsed objects or after the generated-code line, the rest byte for byte)", len(wantFiles), generated)
+	if generated == 0 {
+		t.Error("no generated file was compared: the trees hold only what the project had")
+	}
 	for _, m := range must {
 		if !slices.Contains(wantFiles, m) {
 			t.Errorf("controller-gen wrote no %s: the case no longer tests it", m)
@@ -243,6 +245,10 @@ func afterGeneratedLine(src []byte) string {
 func compareYAMLDocs(t *testing.T, name string, want, got []byte) {
 	t.Helper()
 	w, g := yamlDocs(t, name, want), yamlDocs(t, name, got)
+	if len(w) == 0 {
+		t.Errorf("%s: the files differ, and controller-gen's holds no document to compare", name)
+		return
+	}
 	if len(w) != len(g) {
 		t.Errorf("%s: controller-gen wrote %d documents, modelgen %d", name, len(w), len(g))
 		return
@@ -304,8 +310,8 @@ var lwsManifests = [][]string{
 func TestLWS(t *testing.T) {
 	src := moduleSource(t, "sigs.k8s.io/lws", "v0.8.0")
 	want, got := t.TempDir(), t.TempDir()
-	copyTree(t, src, want)
-	copyTree(t, src, got)
+	testkit.CopyTree(t, src, want)
+	testkit.CopyTree(t, src, got)
 	for _, args := range lwsManifests {
 		tool(t, want, "controller-gen", args...)
 		tool(t, got, "modelgen", append([]string{"controller-gen"}, args...)...)

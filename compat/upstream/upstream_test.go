@@ -17,10 +17,11 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	"sigs.k8s.io/yaml"
+
+	"github.com/modelgen/modelgen/internal/testkit"
+	"github.com/modelgen/modelgen/internal/testkit/apiserver"
 )
 
 // upstreamCase is one real API module, at a pinned version, and the
@@ -58,8 +59,10 @@ func TestMain(m *testing.M) {
 
 func testMain(m *testing.M) int {
 	if _, err := exec.LookPath("go"); err != nil {
-		fmt.Println("upstream: the go command is not available; skipping the upstream tier")
-		return 0
+		// the tier is run to check something: without the go command it
+		// can check nothing, and says so by failing
+		fmt.Println("upstream: the go command is not available: the upstream tier cannot run")
+		return 1
 	}
 	dir, err := os.MkdirTemp("", "modelgen-upstream-bin-")
 	if err != nil {
@@ -87,7 +90,7 @@ func TestUpstreamModules(t *testing.T) {
 func runCase(t *testing.T, c upstreamCase) {
 	src := moduleSource(t, c.module, c.version)
 	dir := t.TempDir()
-	copyTree(t, src, dir)
+	testkit.CopyTree(t, src, dir)
 	out, code := runTool(t, dir, "modelgen", "generate", c.pattern)
 	if c.approve {
 		if code != 1 {
@@ -109,7 +112,9 @@ func runCase(t *testing.T, c upstreamCase) {
 	if n := compareCRDs(t, cgOut, crdDir); n != c.crds {
 		t.Errorf("%d CRDs, want %d (docs/crds.md cites the number)", n, c.crds)
 	}
-	validateCRDs(t, crdDir)
+	if n := validateCRDs(t, crdDir); n != c.crds {
+		t.Errorf("the API server's validation checked %d CRDs, want %d", n, c.crds)
+	}
 	validateOpenAPI(t, dir, c.unreached)
 	// the deepcopy code (and all else generated) compiles with the package
 	tool(t, dir, "go", "build", c.pattern)
@@ -132,28 +137,6 @@ func moduleSource(t *testing.T, module, version string) string {
 		t.Fatalf("go mod download %s@%s: %s %v", module, version, info.Error, err)
 	}
 	return info.Dir
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		target := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func env() []string {
@@ -388,9 +371,10 @@ func short(v any) string {
 }
 
 // validateCRDs runs the API server's own CRD validation on every CRD
-// modelgen wrote.
-func validateCRDs(t *testing.T, dir string) {
+// modelgen wrote and returns how many it checked.
+func validateCRDs(t *testing.T, dir string) int {
 	t.Helper()
+	checked := 0
 	for _, name := range yamlFiles(t, dir) {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -401,20 +385,12 @@ func validateCRDs(t *testing.T, dir string) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		internal := &apiextensions.CustomResourceDefinition{}
-		if err := apiext.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&crd, internal, nil); err != nil {
-			t.Errorf("%s: converting: %v", name, err)
-			continue
-		}
-		for _, v := range internal.Spec.Versions {
-			if v.Storage {
-				internal.Status.StoredVersions = append(internal.Status.StoredVersions, v.Name)
-			}
-		}
-		for _, e := range validation.ValidateCustomResourceDefinition(context.Background(), internal) {
+		for _, e := range apiserver.CheckDefinition(&crd) {
 			t.Errorf("%s: the API server rejects it: %v", name, e)
 		}
+		checked++
 	}
+	return checked
 }
 
 // validateOpenAPI: every OpenAPI document modelgen wrote is valid, and
@@ -495,4 +471,18 @@ func unreachable(t *testing.T, data []byte) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestDocsCiteTheCounts: the CRD counts docs/crds.md cites are the ones
+// the cases assert.
+func TestDocsCiteTheCounts(t *testing.T) {
+	got := testkit.Cited(t, filepath.Join(testkit.Root(t), "docs", "crds.md"),
+		`gateway-api's (\d+) CRDs, cluster-api's (\d+) and (\d+) and\s+prometheus-operator's (\d+)`)
+	var want []int
+	for _, c := range cases {
+		want = append(want, c.crds)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("docs/crds.md cites %v CRDs, the cases (gateway-api, cluster-api core and all, prometheus-operator) assert %v", got, want)
+	}
 }

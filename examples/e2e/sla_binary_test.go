@@ -16,6 +16,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	slav1 "github.com/modelgen/modelgen/examples/sla/api/v1alpha1"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // TestSLAOperatorBinary runs the sla-operator command as the README does:
@@ -45,7 +47,7 @@ func TestSLAOperatorBinary(t *testing.T) {
 	if err := os.WriteFile(kubeconfigFile, kubeconfig, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	probes := freeAddr(t)
+	probes := testkit.FreeAddr(t)
 	logFile, err := os.Create(filepath.Join(dir, "operator.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +74,7 @@ func TestSLAOperatorBinary(t *testing.T) {
 		}
 	})
 
-	eventually(t, "/readyz to answer 200", func() (bool, string) {
+	testkit.Eventually(t, "/readyz to answer 200", func() (bool, string) {
 		resp, err := http.Get("http://" + probes + "/readyz")
 		if err != nil {
 			return false, err.Error()

@@ -38,6 +38,8 @@ import (
 	slav1 "github.com/modelgen/modelgen/examples/sla/api/v1alpha1"
 	slactrl "github.com/modelgen/modelgen/examples/sla/controller"
 	"github.com/modelgen/modelgen/examples/sla/metrics"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // The SLA operator against a real kube-apiserver and a real Prometheus. The
@@ -190,7 +192,7 @@ func (w *slaWatch) describe(s *slav1.SLAContract) string {
 func (w *slaWatch) until(what string, cond func(*slav1.SLAContract) bool) *slav1.SLAContract {
 	w.t.Helper()
 	var last *slav1.SLAContract
-	eventually(w.t, what, func() (bool, string) {
+	testkit.Eventually(w.t, what, func() (bool, string) {
 		last = w.get()
 		return cond(last), w.describe(last)
 	})
@@ -241,7 +243,7 @@ func (w *slaWatch) events() (map[string]int, map[string][]string) {
 func (w *slaWatch) wantEvents(want map[string]int) map[string][]string {
 	w.t.Helper()
 	var notes map[string][]string
-	eventually(w.t, fmt.Sprintf("events %v", want), func() (bool, string) {
+	testkit.Eventually(w.t, fmt.Sprintf("events %v", want), func() (bool, string) {
 		var got map[string]int
 		got, notes = w.events()
 		return fmt.Sprint(got) == fmt.Sprint(want), fmt.Sprint(got)
@@ -395,7 +397,7 @@ func TestSLAContractPrometheusFailures(t *testing.T) {
 	before := w.evaluatedAt(11*time.Minute, slav1.SLAActive)
 	w.wantSince("belowDegradeSince", before.Status.BelowDegradeSince, 10*time.Minute+45*time.Second)
 
-	source.set(newPrometheusSource(t, "http://"+freeAddr(t)))
+	source.set(newPrometheusSource(t, "http://"+testkit.FreeAddr(t)))
 	clock.Set(t0.Add(13 * time.Minute)) // the data would degrade it now
 	s := w.until("MetricsAvailable=False/PrometheusUnreachable", func(s *slav1.SLAContract) bool {
 		return condition(s, slactrl.MetricsAvailable).Reason == "PrometheusUnreachable"

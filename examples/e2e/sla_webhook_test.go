@@ -20,6 +20,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	slav1 "github.com/modelgen/modelgen/examples/sla/api/v1alpha1"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // TestSLAWebhookRefusesWhatTheCRDCannot: a real kube-apiserver, configured
@@ -80,7 +82,7 @@ func TestSLAWebhookRefusesWhatTheCRDCannot(t *testing.T) {
 		}
 	}
 	t.Cleanup(stop)
-	eventually(t, "the webhook to answer", func() (bool, string) {
+	testkit.Eventually(t, "the webhook to answer", func() (bool, string) {
 		err := c.Create(ctx, withCurrency("wh-ready", "EUR"), client.DryRunAll)
 		return err == nil, errString(err)
 	})

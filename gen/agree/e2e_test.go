@@ -10,6 +10,8 @@ import (
 
 	agreegen "github.com/modelgen/modelgen/gen/agree"
 	"github.com/modelgen/modelgen/internal/cli"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 const scratchTypes = `// +groupName=scratch.example.com
@@ -65,18 +67,9 @@ func TestGeneratedTestInScratchModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests a scratch module")
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "go.mod"), "module example.com/scratch\n\ngo 1.26\n\nrequire github.com/modelgen/modelgen v0.0.0\n\nreplace github.com/modelgen/modelgen => "+root+"\n")
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "go.sum"), string(sum))
-	write(t, filepath.Join(dir, "api", "v1", "types.go"), scratchTypes)
+	testkit.ModuleWithSum(t, dir, "example.com/scratch")
+	testkit.WriteFile(t, filepath.Join(dir, "api", "v1", "types.go"), scratchTypes)
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOWORK", "off")
 
@@ -113,7 +106,7 @@ func TestGeneratedTestInScratchModule(t *testing.T) {
 	if edited == string(data) {
 		t.Fatalf("the CRD has no maxLength: 8:\n%s", data)
 	}
-	write(t, crd, edited)
+	testkit.WriteFile(t, crd, edited)
 	out, err = goTest(dir)
 	if err == nil || !strings.Contains(out, "unlisted divergence") || !strings.Contains(out, "spec.name") {
 		t.Fatalf("go test should fail on the edited CRD, naming spec.name (err %v):\n%s", err, out)
@@ -125,14 +118,4 @@ func goTest(dir string) (string, error) {
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	return string(out), err
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -55,20 +55,8 @@ func compareGolden(t *testing.T, files []gen.File, path string) {
 	if got == nil {
 		t.Fatalf("%s was not generated", path)
 	}
-	if testkit.Update() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	old, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, old) {
-		t.Fatalf("%s is stale: run go test -update", path)
+	if !testkit.Golden(t, path, string(got)) {
+		t.FailNow()
 	}
 }
 

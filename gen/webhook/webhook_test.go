@@ -2,7 +2,6 @@ package webhook_test
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -168,21 +167,7 @@ func TestGoldenAndDeterministic(t *testing.T) {
 		t.Error("the generated file does not start with the header")
 	}
 	golden := filepath.Join("testdata", "shop.golden", webhook.FileName+".golden")
-	if testkit.Update() {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(src, want) {
-		t.Errorf("%s is stale: run go test ./gen/webhook -update and review the diff", golden)
-	}
+	testkit.Golden(t, golden, string(src))
 	for _, row := range []string{
 		`"shop.ShopSpec.Contact":  {"", "shop.Contact", ""}`,
 		`"shop.ShopSpec.Items":    {"items", "shop.Item", "s"}`,

@@ -1,22 +1,19 @@
 package cli_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	structural "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // TestCELEscapedNames generates the CRD of testdata/cel, whose properties
@@ -27,8 +24,8 @@ import (
 // process: each rule reads the property it means.
 func TestCELEscapedNames(t *testing.T) {
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "cel"), dir)
-	withModelgenModule(t, dir, "example.com/cel")
+	testkit.CopyTree(t, filepath.Join("testdata", "cel"), dir)
+	testkit.ModuleWithRequirements(t, dir, "example.com/cel")
 	r := run("generate", "-C", dir, "./...")
 	if r.code != cli.ExitOK {
 		t.Fatalf("generate: %v", r)
@@ -53,7 +50,10 @@ func TestCELEscapedNames(t *testing.T) {
 	if props := root.Properties["spec"].Properties; props["Quote"].Type == "" || props["it's"].Type != "" {
 		t.Errorf("the tag name it's: want the property Quote, as encoding/json names it")
 	}
-	v := newServerValidator(t, root)
+	v, err := apiserver.New(&crd, crd.Spec.Versions[0].Name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	valid := map[string]any{"in": 2, "namespace": 1}
 	with := func(extra map[string]any) map[string]any {
 		out := map[string]any{}
@@ -82,7 +82,7 @@ func TestCELEscapedNames(t *testing.T) {
 		{"Quote < namespace (gtefield)", with(map[string]any{"Quote": 0}), false},
 		{"Quote == namespace", with(map[string]any{"Quote": 1}), true},
 	} {
-		errs := v.validate(map[string]any{"spec": c.spec}, nil)
+		errs := v.Create(v.Object(map[string]any{"spec": c.spec}))
 		if (len(errs) == 0) != c.ok {
 			t.Errorf("%s: want accepted %v, got %v", c.name, c.ok, errs)
 		}
@@ -100,80 +100,14 @@ func TestCELEscapedNames(t *testing.T) {
 		{"New -> Done", phase("New"), phase("Done"), true},
 		{"Done -> New (no such transition)", phase("Done"), phase("New"), false},
 	} {
-		errs := v.validate(c.cur, c.old)
+		var errs field.ErrorList
+		if c.old == nil {
+			errs = v.Create(v.Object(c.cur))
+		} else {
+			errs = v.Update(v.Object(c.cur), v.Object(c.old))
+		}
 		if (len(errs) == 0) != c.ok {
 			t.Errorf("%s: want accepted %v, got %v", c.name, c.ok, errs)
 		}
 	}
-}
-
-// serverValidator is the API server's validation of a custom resource: its
-// OpenAPI schema validator and the CEL validator of its root schema.
-type serverValidator struct {
-	cel    *cel.Validator
-	s      *structural.Structural
-	schema apiservervalidation.SchemaValidator
-}
-
-func newServerValidator(t *testing.T, root *apiext.JSONSchemaProps) serverValidator {
-	t.Helper()
-	internal := &apiextensions.JSONSchemaProps{}
-	if err := apiext.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(root, internal, nil); err != nil {
-		t.Fatal(err)
-	}
-	s, err := structural.NewStructural(internal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, _, err := apiservervalidation.NewSchemaValidator(internal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return serverValidator{cel.NewValidator(s, true, celconfig.PerCallLimit), s, sv}
-}
-
-// validate judges a create (old nil) or an update of an object with the
-// given fields.
-func (v serverValidator) validate(fields, oldFields map[string]any) field.ErrorList {
-	object := func(f map[string]any) map[string]any {
-		obj := map[string]any{"apiVersion": "cel.example.com/v1", "kind": "Odd", "metadata": map[string]any{"name": "x"}}
-		for k, x := range f {
-			obj[k] = x
-		}
-		return obj
-	}
-	obj := object(fields)
-	var old any
-	var errs field.ErrorList
-	if oldFields == nil {
-		errs = apiservervalidation.ValidateCustomResource(field.NewPath("root"), obj, v.schema)
-	} else {
-		old = object(oldFields)
-		errs = apiservervalidation.ValidateCustomResourceUpdate(field.NewPath("root"), obj, old, v.schema)
-	}
-	celErrs, _ := v.cel.Validate(context.Background(), field.NewPath("root"), v.s, obj, old, celconfig.RuntimeCELCostBudget)
-	return append(errs, celErrs...)
-}
-
-// withModelgenModule makes dir a module with this checkout's requirements
-// (so its packages may import Kubernetes' API types) that requires this
-// checkout of modelgen.
-func withModelgenModule(t *testing.T, dir, module string) {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(mod), "\n")
-	mod = []byte("module " + module + "\n" + rest + "\nrequire github.com/modelgen/modelgen v0.0.0\n\nreplace github.com/modelgen/modelgen => " + root + "\n")
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(dir, "go.mod"), string(mod))
-	writeFile(t, filepath.Join(dir, "go.sum"), string(sum))
 }

@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/internal/cli"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 type result struct {
@@ -54,77 +56,6 @@ func TestUsageErrors(t *testing.T) {
 		if r.code != cli.ExitUsage || !strings.Contains(r.stderr, tt.stderr) {
 			t.Errorf("modelgen %q: want exit 2 and %q on stderr, got %v", tt.args, tt.stderr, r)
 		}
-	}
-}
-
-// snapshot returns every file under dir with its content.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(dir, path)
-		out[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func sameTree(t *testing.T, what string, got, want map[string]string) {
-	t.Helper()
-	for name, w := range want {
-		if g, ok := got[name]; !ok {
-			t.Errorf("%s: %s is gone", what, name)
-		} else if g != w {
-			t.Errorf("%s: %s changed", what, name)
-		}
-	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			t.Errorf("%s: %s appeared", what, name)
-		}
-	}
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		target := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func edit(t *testing.T, path, old, new string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(data, []byte(old)) {
-		t.Fatalf("%s does not contain %q", path, old)
-	}
-	if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -173,7 +104,7 @@ func schemaOf(t *testing.T, path, component, property string) map[string]any {
 // touching anything, recover.
 func TestGenerateEndToEnd(t *testing.T) {
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "e2e"), dir)
+	testkit.CopyTree(t, filepath.Join("testdata", "e2e"), dir)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/e2e\n\ngo 1.26\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +124,7 @@ func TestGenerateEndToEnd(t *testing.T) {
 	if got := schemaOf(t, people, "Person", "name"); got["maxLength"] != 64.0 {
 		t.Errorf("Person.name = %v, want maxLength 64", got)
 	}
-	written := snapshot(t, dir)
+	written := testkit.Snapshot(t, dir)
 	for name := range written {
 		if strings.Contains(name, ".tmp-") {
 			t.Errorf("temporary file left behind: %s", name)
@@ -207,33 +138,33 @@ func TestGenerateEndToEnd(t *testing.T) {
 	if r := gen(); r.code != cli.ExitOK {
 		t.Errorf("second run: %v", r)
 	}
-	sameTree(t, "second run", snapshot(t, dir), written)
+	testkit.SameTree(t, "second run", testkit.Snapshot(t, dir), written)
 
 	// 3. a changed tag makes exactly the orders document stale; --check
 	// names it, exits 1 and writes nothing
-	edit(t, filepath.Join(dir, "orders", "types.go"), "lte=10", "lte=20")
-	before := snapshot(t, dir)
+	testkit.Edit(t, filepath.Join(dir, "orders", "types.go"), "lte=10", "lte=20")
+	before := testkit.Snapshot(t, dir)
 	r := gen("--check")
 	if r.code != cli.ExitFail || !strings.Contains(r.stderr, orders+": stale") || strings.Contains(r.stderr, people) {
 		t.Errorf("--check with a changed tag: want exit 1 naming %s only, got %v", orders, r)
 	}
-	sameTree(t, "--check", snapshot(t, dir), before)
+	testkit.SameTree(t, "--check", testkit.Snapshot(t, dir), before)
 
 	// 4. a malformed tag in the other package: a positioned error, exit 1,
 	// and nothing written, not even the orders document that is stale
 	peopleGo := filepath.Join(dir, "people", "types.go")
-	edit(t, peopleGo, "lte=150", "lte=old")
+	testkit.Edit(t, peopleGo, "lte=150", "lte=old")
 	line, col := position(t, peopleGo, "lte=old")
-	before = snapshot(t, dir)
+	before = testkit.Snapshot(t, dir)
 	r = gen()
 	want := fmt.Sprintf("%s:%d:%d: validate: ", peopleGo, line, col)
 	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "nothing written") {
 		t.Errorf("malformed tag: want exit 1 and %q on stderr, got %v", want, r)
 	}
-	sameTree(t, "failed run", snapshot(t, dir), before)
+	testkit.SameTree(t, "failed run", testkit.Snapshot(t, dir), before)
 
 	// 5. fixed: the run writes the new bound and --check passes again
-	edit(t, peopleGo, "lte=old", "lte=150")
+	testkit.Edit(t, peopleGo, "lte=old", "lte=150")
 	if r := gen(); r.code != cli.ExitOK {
 		t.Fatalf("run after the fix: %v", r)
 	}
@@ -271,7 +202,7 @@ func examplesCopy(t *testing.T) string {
 	}
 	work := t.TempDir()
 	dir := filepath.Join(work, "examples")
-	copyTree(t, filepath.Join(root, "examples"), dir)
+	testkit.CopyTree(t, filepath.Join(root, "examples"), dir)
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -349,18 +280,18 @@ func TestDeterministicExamples(t *testing.T) {
 		t.Skip("loads the examples module three times")
 	}
 	a, b := examplesCopy(t), examplesCopy(t)
-	inputs := snapshot(t, a)
+	inputs := testkit.Snapshot(t, a)
 	for _, dir := range []string{a, b} {
 		if r := run("generate", "-C", dir, "./..."); r.code != cli.ExitOK {
 			t.Fatalf("generate in %s: %v", dir, r)
 		}
 	}
-	treeA := snapshot(t, a)
+	treeA := testkit.Snapshot(t, a)
 	if len(treeA) == len(inputs) {
 		t.Fatalf("the run wrote nothing into %s", a)
 	}
 	t.Run("fresh copies agree", func(t *testing.T) {
-		sameTree(t, "two fresh runs", snapshot(t, b), treeA)
+		testkit.SameTree(t, "two fresh runs", testkit.Snapshot(t, b), treeA)
 	})
 	t.Run("a rerun changes nothing", func(t *testing.T) {
 		if r := run("generate", "--check", "-C", a, "./..."); r.code != cli.ExitOK {
@@ -377,8 +308,8 @@ func TestOnlyJudgesAndRemovesItsOwnFiles(t *testing.T) {
 		t.Skip("runs the whole CLI on a scratch module several times (-short)")
 	}
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "only"), dir)
-	withModelgen(t, dir, "example.com/only")
+	testkit.CopyTree(t, filepath.Join("testdata", "only"), dir)
+	testkit.Module(t, dir, "example.com/only")
 	gen := func(extra ...string) result {
 		return run(append(append([]string{"generate"}, extra...), "-C", dir, "./...")...)
 	}
@@ -392,16 +323,16 @@ func TestOnlyJudgesAndRemovesItsOwnFiles(t *testing.T) {
 			t.Fatalf("the first run did not write %s: %v", f, err)
 		}
 	}
-	written := snapshot(t, dir)
+	written := testkit.Snapshot(t, dir)
 
 	// 1. --only openapi keeps the state machine's files
 	if r := gen("--only", "openapi"); r.code != cli.ExitOK {
 		t.Fatalf("--only openapi: %v", r)
 	}
-	sameTree(t, "--only openapi over fresh output", snapshot(t, dir), written)
+	testkit.SameTree(t, "--only openapi over fresh output", testkit.Snapshot(t, dir), written)
 
 	// 2. a stale state machine file is not openapi's concern
-	edit(t, machine, "package tickets", "package tickets\n\n// edited")
+	testkit.Edit(t, machine, "package tickets", "package tickets\n\n// edited")
 	if r := gen("--check", "--only", "openapi"); r.code != cli.ExitOK {
 		t.Errorf("--check --only openapi with a stale state machine file: %v", r)
 	}
@@ -411,7 +342,7 @@ func TestOnlyJudgesAndRemovesItsOwnFiles(t *testing.T) {
 
 	// 3. without the state tag, the machine's file is the statemachine
 	// backend's orphan, not openapi's
-	edit(t, filepath.Join(dir, "tickets", "types.go"), ` state:"initial=Open;Open->Closed:Close"`, "")
+	testkit.Edit(t, filepath.Join(dir, "tickets", "types.go"), ` state:"initial=Open;Open->Closed:Close"`, "")
 	if r := gen("--only", "openapi"); r.code != cli.ExitOK {
 		t.Fatalf("--only openapi without the state tag: %v", r)
 	}
@@ -436,21 +367,6 @@ func TestOnlyJudgesAndRemovesItsOwnFiles(t *testing.T) {
 	}
 }
 
-// withModelgen makes dir a module that requires this checkout of modelgen
-// (generated state machines import its runtime, which needs no other
-// module).
-func withModelgen(t *testing.T, dir, module string) {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod := fmt.Sprintf("module %s\n\ngo 1.26.0\n\nrequire github.com/modelgen/modelgen v0.0.0\n\nreplace github.com/modelgen/modelgen => %s\n", module, root)
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestCheckDiffAndHeaderFile: --check prints a unified diff of a stale
 // file; --header-file heads the generated Go files with a licence, and a
 // later run without it keeps the licence and writes nothing.
@@ -459,8 +375,8 @@ func TestCheckDiffAndHeaderFile(t *testing.T) {
 		t.Skip("runs the whole CLI on a scratch module several times (-short)")
 	}
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "only"), dir)
-	withModelgen(t, dir, "example.com/only")
+	testkit.CopyTree(t, filepath.Join("testdata", "only"), dir)
+	testkit.Module(t, dir, "example.com/only")
 	gen := func(extra ...string) result {
 		return run(append(append([]string{"generate"}, extra...), "-C", dir, "./...")...)
 	}
@@ -468,7 +384,7 @@ func TestCheckDiffAndHeaderFile(t *testing.T) {
 		t.Fatalf("first run: %v", r)
 	}
 	doc := filepath.Join(dir, "tickets", "openapi.yaml")
-	edit(t, doc, "openapi: 3.0.3", "openapi: 3.0.3\n# edited by hand")
+	testkit.Edit(t, doc, "openapi: 3.0.3", "openapi: 3.0.3\n# edited by hand")
 	r := gen("--check")
 	if r.code != cli.ExitFail || !strings.Contains(r.stderr, "(on disk)") || !strings.Contains(r.stderr, "\n-# edited by hand\n") {
 		t.Errorf("--check shows no diff of the stale file: %v", r)

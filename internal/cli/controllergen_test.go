@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelgen/modelgen/internal/cli"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // ctrlgenProject copies testdata/ctrlgen (an API package with a template's
@@ -16,7 +18,7 @@ import (
 func ctrlgenProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "ctrlgen"), dir)
+	testkit.CopyTree(t, filepath.Join("testdata", "ctrlgen"), dir)
 	for _, f := range []string{"go.mod", "go.sum"} {
 		if err := os.Rename(filepath.Join(dir, f+".txt"), filepath.Join(dir, f)); err != nil {
 			t.Fatal(err)

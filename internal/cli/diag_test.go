@@ -22,53 +22,28 @@ import (
 // and review the diff.
 
 func TestDiagnosticGoldens(t *testing.T) {
-	entries, err := os.ReadDir(filepath.Join("testdata", "diag"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
+	testkit.DiagnosticGoldens(t, filepath.Join("testdata", "diag"), func(t *testing.T, src string) string {
+		dir := t.TempDir()
+		testkit.CopyTree(t, src, dir)
+		os.Remove(filepath.Join(dir, testkit.DiagnosticsFile))
+		testkit.Module(t, dir, "example.com/"+filepath.Base(src))
+		before := testkit.Snapshot(t, dir)
+		r := run("generate", "-C", dir, "./...")
+		if r.code != cli.ExitFail {
+			t.Errorf("want exit 1, got %v", r)
 		}
-		t.Run(e.Name(), func(t *testing.T) {
-			src := filepath.Join("testdata", "diag", e.Name())
-			dir := t.TempDir()
-			copyTree(t, src, dir)
-			os.Remove(filepath.Join(dir, "stderr.txt"))
-			withModelgen(t, dir, "example.com/"+e.Name())
-			before := snapshot(t, dir)
-			r := run("generate", "-C", dir, "./...")
-			if r.code != cli.ExitFail {
-				t.Errorf("want exit 1, got %v", r)
-			}
-			sameTree(t, "a failed run", snapshot(t, dir), before)
-			got := strings.ReplaceAll(r.stderr, dir+string(filepath.Separator), "")
-			got = strings.ReplaceAll(got, dir, ".")
-			golden := filepath.Join(src, "stderr.txt")
-			if testkit.Update() {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("stderr differs from %s (run with -update to accept)\n--- got\n%s--- want\n%s", golden, got, want)
-			}
-		})
-	}
+		testkit.SameTree(t, "a failed run", testkit.Snapshot(t, dir), before)
+		return testkit.StripDir(r.stderr, dir)
+	})
 }
 
 // TestOutputPathFlags: the path flags get the checks of modelgen.yaml's
 // settings, as usage errors (exit 2) naming the flag.
 func TestOutputPathFlags(t *testing.T) {
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "e2e"), dir)
-	withModelgen(t, dir, "example.com/e2e")
-	before := snapshot(t, dir)
+	testkit.CopyTree(t, filepath.Join("testdata", "e2e"), dir)
+	testkit.Module(t, dir, "example.com/e2e")
+	before := testkit.Snapshot(t, dir)
 	tests := []struct {
 		args []string
 		want string
@@ -84,7 +59,7 @@ func TestOutputPathFlags(t *testing.T) {
 			t.Errorf("generate %q: want exit 2 and %q, got %v", tt.args, tt.want, r)
 		}
 	}
-	sameTree(t, "refused flags", snapshot(t, dir), before)
+	testkit.SameTree(t, "refused flags", testkit.Snapshot(t, dir), before)
 }
 
 // TestOutputPathThroughSymlink: a directory inside the module that is a
@@ -92,12 +67,12 @@ func TestOutputPathFlags(t *testing.T) {
 // acceptable.
 func TestOutputPathThroughSymlink(t *testing.T) {
 	dir, outside := t.TempDir(), t.TempDir()
-	copyTree(t, filepath.Join("testdata", "e2e"), dir)
-	withModelgen(t, dir, "example.com/e2e")
+	testkit.CopyTree(t, filepath.Join("testdata", "e2e"), dir)
+	testkit.Module(t, dir, "example.com/e2e")
 	if err := os.Symlink(outside, filepath.Join(dir, "config")); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	writeFile(t, filepath.Join(dir, "orders", "modelgen.yaml"), "crdDir: config/crd\n")
+	testkit.WriteFile(t, filepath.Join(dir, "orders", "modelgen.yaml"), "crdDir: config/crd\n")
 	r := run("generate", "-C", dir, "./...")
 	want := filepath.Join(dir, "orders", "modelgen.yaml") + `:1:9: setting "crdDir": "config/crd" leads outside the module`
 	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) {
@@ -108,13 +83,6 @@ func TestOutputPathThroughSymlink(t *testing.T) {
 	}
 }
 
-func writeFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestBrokenPackagesFailUnderCheck: a package that does not compile fails
 // the run with its positioned errors under --check too (exit 1), and a
 // run without --check writes nothing.
@@ -122,17 +90,17 @@ func TestBrokenPackagesFailUnderCheck(t *testing.T) {
 	for _, name := range []string{"bad-syntax", "bad-type-error"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			copyTree(t, filepath.Join("testdata", "diag", name), dir)
+			testkit.CopyTree(t, filepath.Join("testdata", "diag", name), dir)
 			os.Remove(filepath.Join(dir, "stderr.txt"))
-			withModelgen(t, dir, "example.com/"+name)
-			before := snapshot(t, dir)
+			testkit.Module(t, dir, "example.com/"+name)
+			before := testkit.Snapshot(t, dir)
 			for _, args := range [][]string{{"generate", "--check", "-C", dir, "./..."}, {"generate", "-C", dir, "./..."}} {
 				r := run(args...)
 				if r.code != cli.ExitFail || !strings.Contains(r.stderr, "types.go:") || strings.Contains(r.stderr, ":0:0") {
 					t.Errorf("%q: want exit 1 with positioned errors, got %v", args, r)
 				}
 			}
-			sameTree(t, "a broken package", snapshot(t, dir), before)
+			testkit.SameTree(t, "a broken package", testkit.Snapshot(t, dir), before)
 		})
 	}
 }
@@ -148,14 +116,14 @@ func TestDeepcopyOfATypeTheRuleLeavesOut(t *testing.T) {
 		t.Skip("type-checks generated code in scratch modules (-short)")
 	}
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "gencode"), dir)
-	withModelgenModule(t, dir, "example.com/gencode")
-	before := snapshot(t, dir)
+	testkit.CopyTree(t, filepath.Join("testdata", "gencode"), dir)
+	testkit.ModuleWithRequirements(t, dir, "example.com/gencode")
+	before := testkit.Snapshot(t, dir)
 	r := run("generate", "-C", dir, "./...")
 	want := filepath.Join(dir, "api", "types.go") + ":15:2: deepcopy: field Order.Spec: the type OrderSpec gets no deepcopy methods"
 	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "mark the package (or OrderSpec) with +kubebuilder:object:generate=true") ||
 		strings.Contains(r.stderr, "zz_generated.deepcopy.go") {
 		t.Errorf("want exit 1 and %q naming the marker, and nothing about the generated file, got %v", want, r)
 	}
-	sameTree(t, "generated code that does not compile", snapshot(t, dir), before)
+	testkit.SameTree(t, "generated code that does not compile", testkit.Snapshot(t, dir), before)
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelgen/modelgen/internal/cli"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // ioModule copies testdata/io (one kind) into a fresh module and runs
@@ -18,8 +20,8 @@ import (
 func ioModule(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "io"), dir)
-	withModelgenModule(t, dir, "example.com/io")
+	testkit.CopyTree(t, filepath.Join("testdata", "io"), dir)
+	testkit.ModuleWithRequirements(t, dir, "example.com/io")
 	if r := run("generate", "-C", dir, "./..."); r.code != cli.ExitOK {
 		t.Fatalf("first run: %v", r)
 	}
@@ -101,7 +103,7 @@ func TestBoundedReads(t *testing.T) {
 			cli.ExitFail, config + ":1:1: modelgen.yaml: is a character device, not a regular file"},
 		{"modelgen.yaml is a FIFO", func() { symlink(t, fifo, config) }, nil,
 			cli.ExitFail, config + ":1:1: modelgen.yaml: is a named pipe (FIFO), not a regular file"},
-		{"modelgen.yaml is huge", func() { writeFile(t, config, "title: x\n"+strings.Repeat("#", 2<<20)) }, nil,
+		{"modelgen.yaml is huge", func() { testkit.WriteFile(t, config, "title: x\n"+strings.Repeat("#", 2<<20)) }, nil,
 			cli.ExitFail, config + ":1:1: modelgen.yaml: is larger than the 1MiB limit"},
 		{"--header-file is /dev/zero", nil, []string{"--header-file", "/dev/zero"},
 			cli.ExitUsage, "is a character device, not a regular file"},
@@ -149,10 +151,10 @@ func TestHeaderStaysInTheModule(t *testing.T) {
 	pkg := filepath.Join(dir, "api", "v1")
 	const secret = "s3cr3t-token-value"
 	outside := filepath.Join(t.TempDir(), "environ")
-	writeFile(t, outside, "API_TOKEN="+secret+"\n")
+	testkit.WriteFile(t, outside, "API_TOKEN="+secret+"\n")
 	symlink(t, outside, filepath.Join(dir, "boilerplate.go.txt"))
-	writeFile(t, filepath.Join(pkg, "modelgen.yaml"), "header: ../../boilerplate.go.txt\n")
-	before := snapshot(t, dir)
+	testkit.WriteFile(t, filepath.Join(pkg, "modelgen.yaml"), "header: ../../boilerplate.go.txt\n")
+	before := testkit.Snapshot(t, dir)
 	for _, args := range [][]string{{"--check"}, nil} {
 		r := runWithin(t, append(append([]string{"generate"}, args...), "-C", dir, "./...")...)
 		want := `modelgen.yaml:1:9: setting "header": "../../boilerplate.go.txt" leads outside the module`
@@ -160,12 +162,12 @@ func TestHeaderStaysInTheModule(t *testing.T) {
 			t.Errorf("generate %q: want exit 1 and %q, without the file's content, got %v", args, want, r)
 		}
 	}
-	sameTree(t, "a refused header", snapshot(t, dir), before)
+	testkit.SameTree(t, "a refused header", testkit.Snapshot(t, dir), before)
 
 	// inside the module, a header that is not comments is refused at its
 	// line, without quoting it; so is one from --header-file (a usage error)
 	os.Remove(filepath.Join(dir, "boilerplate.go.txt"))
-	writeFile(t, filepath.Join(dir, "boilerplate.go.txt"), "API_TOKEN="+secret+"\n// Copyright\n")
+	testkit.WriteFile(t, filepath.Join(dir, "boilerplate.go.txt"), "API_TOKEN="+secret+"\n// Copyright\n")
 	r := runWithin(t, "generate", "--check", "-C", dir, "./...")
 	want := filepath.Join(dir, "boilerplate.go.txt") + ":1:1: header (setting \"header\" of " + filepath.Join(pkg, "modelgen.yaml") + "): not a Go comment"
 	if r.code != cli.ExitFail || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr+r.stdout, secret) {
@@ -186,13 +188,13 @@ func TestHeaderCannotChangeTheBuild(t *testing.T) {
 	dir := ioModule(t)
 	header := filepath.Join(dir, "boilerplate.go.txt")
 	for _, text := range []string{"// Copyright\n//go:build ignore\n", "// Copyright\n// +build ignore\n", "// Copyright\n//go:generate echo hi\n"} {
-		writeFile(t, header, text)
-		before := snapshot(t, dir)
+		testkit.WriteFile(t, header, text)
+		before := testkit.Snapshot(t, dir)
 		r := runWithin(t, "generate", "--header-file", header, "-C", dir, "./...")
 		if r.code != cli.ExitUsage || !strings.Contains(r.stderr, header+":2:1: ") {
 			t.Errorf("header %q: want exit 2 and an error at %s:2:1, got %v", text, header, r)
 		}
-		sameTree(t, "a refused header", snapshot(t, dir), before)
+		testkit.SameTree(t, "a refused header", testkit.Snapshot(t, dir), before)
 	}
 }
 
@@ -202,18 +204,18 @@ func TestHeaderCannotChangeTheBuild(t *testing.T) {
 func TestDirectoryInTheWayWritesNothing(t *testing.T) {
 	dir := ioModule(t)
 	deepcopy := filepath.Join(dir, "api", "v1", "zz_generated.deepcopy.go")
-	edit(t, filepath.Join(dir, "api", "v1", "types.go"), "lte=10", "lte=20")
+	testkit.Edit(t, filepath.Join(dir, "api", "v1", "types.go"), "lte=10", "lte=20")
 	os.Remove(deepcopy)
 	if err := os.Mkdir(deepcopy, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(deepcopy, "notes.txt"), "in the way\n")
-	before := snapshot(t, dir)
+	testkit.WriteFile(t, filepath.Join(deepcopy, "notes.txt"), "in the way\n")
+	before := testkit.Snapshot(t, dir)
 	r := runWithin(t, "generate", "-C", dir, "./...")
 	if r.code != cli.ExitFail || !strings.Contains(r.stderr, deepcopy+": is a directory, not a regular file") {
 		t.Errorf("want exit 1 naming the directory in the way, got %v", r)
 	}
-	sameTree(t, "a run with a directory in the way", snapshot(t, dir), before)
+	testkit.SameTree(t, "a run with a directory in the way", testkit.Snapshot(t, dir), before)
 }
 
 // TestMovedOutputDirectory: when crdDir moves, the CRD the earlier run
@@ -235,8 +237,8 @@ func TestMovedOutputDirectory(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, kept, string(data))
-	writeFile(t, filepath.Join(dir, "api", "v1", "modelgen.yaml"), "crdDir: deploy/crds\n")
+	testkit.WriteFile(t, kept, string(data))
+	testkit.WriteFile(t, filepath.Join(dir, "api", "v1", "modelgen.yaml"), "crdDir: deploy/crds\n")
 
 	if r := gen("--only", "openapi"); r.code != cli.ExitOK {
 		t.Fatalf("--only openapi: %v", r)

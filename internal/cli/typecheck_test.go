@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelgen/modelgen/internal/cli"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // TestBodyErrorInModelPackage: a type error in a function body of a
@@ -16,7 +18,7 @@ import (
 // run, function bodies included.
 func TestBodyErrorInModelPackage(t *testing.T) {
 	dir := t.TempDir()
-	withModelgen(t, dir, "example.com/bodies")
+	testkit.Module(t, dir, "example.com/bodies")
 	for path, src := range map[string]string{
 		"api/types.go": `package api
 
@@ -41,15 +43,15 @@ func count() int { return 1 }
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeFile(t, filepath.Join(dir, path), src)
+		testkit.WriteFile(t, filepath.Join(dir, path), src)
 	}
 	if r := run("generate", "-C", dir, "./api"); r.code != cli.ExitOK {
 		t.Fatalf("first run: want exit 0, got %v", r)
 	}
 	item := filepath.Join(dir, "shared", "item.go")
 	data, _ := os.ReadFile(item)
-	writeFile(t, item, strings.Replace(string(data), "return 1", `return "many"`, 1))
-	before := snapshot(t, dir)
+	testkit.WriteFile(t, item, strings.Replace(string(data), "return 1", `return "many"`, 1))
+	before := testkit.Snapshot(t, dir)
 	for _, args := range [][]string{{"generate", "-C", dir, "./api"}, {"generate", "--check", "-C", dir, "./api"}} {
 		r := run(args...)
 		want := filepath.Join("shared", "item.go") + `:8:27: cannot use "many"`
@@ -57,5 +59,5 @@ func count() int { return 1 }
 			t.Errorf("%q: want exit 1 and %q, got %v", args, want, r)
 		}
 	}
-	sameTree(t, "a package that does not compile", snapshot(t, dir), before)
+	testkit.SameTree(t, "a package that does not compile", testkit.Snapshot(t, dir), before)
 }

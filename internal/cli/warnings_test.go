@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelgen/modelgen/internal/cli"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // TestWarningsDoNotDependOnOnly: the warnings about checks no schema
@@ -14,8 +16,8 @@ import (
 // them, whichever backends it runs.
 func TestWarningsDoNotDependOnOnly(t *testing.T) {
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "warnings"), dir)
-	withModelgen(t, dir, "example.com/warnings")
+	testkit.CopyTree(t, filepath.Join("testdata", "warnings"), dir)
+	testkit.Module(t, dir, "example.com/warnings")
 	warnings := func(extra ...string) []string {
 		r := run(append(append([]string{"generate"}, extra...), "-C", dir, "./...")...)
 		if r.code != cli.ExitOK {

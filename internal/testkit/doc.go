@@ -14,5 +14,7 @@
 // test binary accepts the flag instead of failing on it.
 //
 // The package imports only the standard library, so that any test, the
-// runtime packages' included, may use it.
+// runtime packages' included, may use it. The API server's in-process
+// validation, which needs k8s.io/apiextensions-apiserver, is its
+// subpackage apiserver.
 package testkit

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelgen/modelgen/gen"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // TestSyncRemovesWhatIsNoLongerGenerated: a file an earlier run generated
@@ -102,7 +104,7 @@ func TestSyncScopeLeavesOtherBackendsAlone(t *testing.T) {
 		filepath.Join(pkgDir, "zz_generated.statemachine.go"): goHeader + "\n\npackage v1\n",
 	}
 	for path, data := range files {
-		writeFile(t, path, data)
+		testkit.WriteFile(t, path, data)
 	}
 	sc := Scope{
 		Packages: map[string]string{pkg: pkgDir},
@@ -137,15 +139,5 @@ func TestSyncScopeLeavesOtherBackendsAlone(t *testing.T) {
 	}
 	if len(r.Removed) != 3 {
 		t.Errorf("a full run removed %v, want the three remaining files", r.Removed)
-	}
-}
-
-func writeFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/internal/writer"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // tree returns every file under dir with its content.
@@ -35,8 +37,8 @@ func TestWriteCreatesAndReplacesAtomically(t *testing.T) {
 	dir := t.TempDir()
 	keep := filepath.Join(dir, "keep.yaml")
 	replace := filepath.Join(dir, "replace.yaml")
-	mustWrite(t, keep, "same\n")
-	mustWrite(t, replace, "old\n")
+	testkit.WriteFile(t, keep, "same\n")
+	testkit.WriteFile(t, replace, "old\n")
 	old := time.Now().Add(-time.Hour).Truncate(time.Second)
 	if err := os.Chtimes(keep, old, old); err != nil {
 		t.Fatal(err)
@@ -96,8 +98,8 @@ func TestCheckWritesNothing(t *testing.T) {
 	current := filepath.Join(dir, "current.yaml")
 	stale := filepath.Join(dir, "stale.yaml")
 	missing := filepath.Join(dir, "sub", "missing.yaml")
-	mustWrite(t, current, "ok\n")
-	mustWrite(t, stale, "old\n")
+	testkit.WriteFile(t, current, "ok\n")
+	testkit.WriteFile(t, stale, "old\n")
 	before := tree(t, dir)
 
 	res, err := writer.Write([]gen.File{
@@ -124,10 +126,10 @@ func TestCheckWritesNothing(t *testing.T) {
 func TestWriteAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	first := filepath.Join(dir, "a", "first.yaml")
-	mustWrite(t, first, "old\n")
+	testkit.WriteFile(t, first, "old\n")
 	// "z" is a file, so z/last.yaml cannot be created; the files sorted
 	// before it are staged (and new/deeper created) by then
-	mustWrite(t, filepath.Join(dir, "z"), "not a directory\n")
+	testkit.WriteFile(t, filepath.Join(dir, "z"), "not a directory\n")
 	before := tree(t, dir)
 
 	_, err := writer.Write([]gen.File{
@@ -143,16 +145,6 @@ func TestWriteAllOrNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
 		t.Errorf("a failed Write left the directory it created: %v", err)
-	}
-}
-
-func mustWrite(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -177,9 +169,9 @@ func TestWriteChecksEveryDestinationFirst(t *testing.T) {
 	first := filepath.Join(dir, "a.yaml")
 	last := filepath.Join(dir, "z.yaml")
 	blocked := filepath.Join(dir, "m", "zz_generated.deepcopy.go")
-	mustWrite(t, first, "old\n")
-	mustWrite(t, last, "old\n")
-	mustWrite(t, filepath.Join(blocked, "inside.txt"), "a directory in the way\n")
+	testkit.WriteFile(t, first, "old\n")
+	testkit.WriteFile(t, last, "old\n")
+	testkit.WriteFile(t, filepath.Join(blocked, "inside.txt"), "a directory in the way\n")
 	before := tree(t, dir)
 	files := []gen.File{
 		{Path: first, Data: []byte("new\n")},

@@ -70,19 +70,8 @@ func TestCRDCases(t *testing.T) {
 				t.Fatalf("exit 2: %s", errOut.String())
 			}
 			got := out.String()
-			want := filepath.Join(dir, "want.txt")
-			if testkit.Update() {
-				if err := os.WriteFile(want, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
+			if !testkit.Golden(t, filepath.Join(dir, "want.txt"), got) || testkit.Update() {
 				return
-			}
-			data, err := os.ReadFile(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(data) {
-				t.Errorf("report differs from %s (rerun with -update and review):\n%s", want, got)
 			}
 			if (code == ExitViolation) != strings.Contains(got, "; FAIL") {
 				t.Errorf("exit %d does not match the verdict", code)

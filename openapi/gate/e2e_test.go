@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // repo is a temporary git repository the CLI runs in (through -C).
@@ -38,7 +40,7 @@ func (r *repo) git(args ...string) {
 
 func (r *repo) write(name, content string) {
 	r.t.Helper()
-	writeFile(r.t, filepath.Join(r.dir, name), content)
+	testkit.WriteFile(r.t, filepath.Join(r.dir, name), content)
 }
 
 // spec is a testdata/compat document with info.version set.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // withVersion returns the testdata document with its info.version replaced,
@@ -171,8 +173,8 @@ paths:
         '204': {description: ok}
 `
 	}
-	writeFile(t, base, doc("a: {type: string}, b: {type: string}"))
-	writeFile(t, rev, strings.Replace(doc("a: {type: string}"), "1.2.0", "1.3.0", 1))
+	testkit.WriteFile(t, base, doc("a: {type: string}, b: {type: string}"))
+	testkit.WriteFile(t, rev, strings.Replace(doc("a: {type: string}"), "1.2.0", "1.3.0", 1))
 	for _, warnIsAdditive := range []bool{false, true} {
 		r, err := Run(t.Context(), Options{Base: base, Revision: rev, WarnIsAdditive: warnIsAdditive})
 		if err != nil {
@@ -184,16 +186,6 @@ paths:
 		if r.Verdict.Pass == !warnIsAdditive {
 			t.Errorf("WarnIsAdditive=%v: pass=%v with a minor bump", warnIsAdditive, r.Verdict.Pass)
 		}
-	}
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -216,10 +208,10 @@ func TestVersionDecreased(t *testing.T) {
 
 func TestInputErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "broken.yaml"), "openapi: 3.0.3\ninfo: {title: t, version: 1.0.0\npaths: {}\n")
-	writeFile(t, filepath.Join(dir, "not-openapi.yaml"), "hello: world\n")
-	writeFile(t, filepath.Join(dir, "short-version.yaml"), "openapi: 3.0.3\ninfo: {title: t, version: '1.2'}\npaths: {}\n")
-	writeFile(t, filepath.Join(dir, "bad-machine.yaml"), `openapi: 3.0.3
+	testkit.WriteFile(t, filepath.Join(dir, "broken.yaml"), "openapi: 3.0.3\ninfo: {title: t, version: 1.0.0\npaths: {}\n")
+	testkit.WriteFile(t, filepath.Join(dir, "not-openapi.yaml"), "hello: world\n")
+	testkit.WriteFile(t, filepath.Join(dir, "short-version.yaml"), "openapi: 3.0.3\ninfo: {title: t, version: '1.2'}\npaths: {}\n")
+	testkit.WriteFile(t, filepath.Join(dir, "bad-machine.yaml"), `openapi: 3.0.3
 info: {title: t, version: 1.2.0}
 paths: {}
 components:
@@ -231,7 +223,7 @@ components:
           type: string
           x-modelgen-state-machine: {name: P, initial: Gone, states: [A], transitions: [{from: A, event: E, to: B}]}
 `)
-	writeFile(t, filepath.Join(dir, "bad-access.yaml"), `openapi: 3.0.3
+	testkit.WriteFile(t, filepath.Join(dir, "bad-access.yaml"), `openapi: 3.0.3
 info: {title: t, version: 1.2.0}
 paths: {}
 components:
@@ -296,7 +288,7 @@ func TestGoModRule(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.module+"@"+tc.revision, func(t *testing.T) {
 			sub := filepath.Join(dir, strings.NewReplacer("/", "_").Replace(tc.module+"@"+tc.revision))
-			writeFile(t, filepath.Join(sub, "go.mod"), "module "+tc.module+"\n\ngo 1.22\n")
+			testkit.WriteFile(t, filepath.Join(sub, "go.mod"), "module "+tc.module+"\n\ngo 1.22\n")
 			r, err := Run(t.Context(), Options{
 				Base:     filepath.Join("testdata", "compat", "base.yaml"), // 1.2.0, same contract
 				Revision: withVersion(t, "base.yaml", tc.revision),
@@ -322,7 +314,7 @@ func TestGoModRule(t *testing.T) {
 // v2 says in the same run that the module path has to follow.
 func TestVersionFixNamesModule(t *testing.T) {
 	gomod := filepath.Join(t.TempDir(), "go.mod")
-	writeFile(t, gomod, "module example.com/acme/api\n")
+	testkit.WriteFile(t, gomod, "module example.com/acme/api\n")
 	r, err := Run(t.Context(), Options{
 		Base:     filepath.Join("testdata", "compat", "base.yaml"),
 		Revision: withVersion(t, "transition-removed.yaml", "1.3.0"),

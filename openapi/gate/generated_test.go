@@ -9,45 +9,51 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/internal/testkit"
+	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/openapi"
 	"github.com/modelgen/modelgen/openapi/gate"
+	"github.com/modelgen/modelgen/schema"
 )
 
-// The tests in this file run the real generator (the CLI, in process) on two
-// versions of Go types in a temporary module, and then the gate on the two
-// documents it wrote. The base types are testdata/generated/shop.go.txt:
-// Order holds an Owner (with the tenant key) directly, Lines as list
-// elements (with a state machine and role-restricted fields) and Extras
-// under additionalProperties.
+// The tests in this file run the real generation pipeline (model.Load,
+// schema.Build, openapi.Build: what the openapi backend does, without the
+// CLI above it) on two versions of Go types in a temporary module, and then
+// the gate on the two documents. The base types are
+// testdata/generated/shop.go.txt: Order holds an Owner (with the tenant
+// key) directly, Lines as list elements (with a state machine and
+// role-restricted fields) and Extras under additionalProperties.
 
-// generate writes the types as package shop of a fresh module, runs
-// `modelgen generate --only openapi` and returns the OpenAPI document it
-// wrote. Only the contract is needed, and the fresh module does not require
-// modelgen's runtime packages that the generated Go code would import.
+// generate writes the types as package shop of a fresh module and returns
+// the OpenAPI document of version version the pipeline builds for it.
 func generate(t *testing.T, version, types string) string {
 	t.Helper()
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "go.mod"), "module example.com/shop\n\ngo 1.26\n")
-	write(t, filepath.Join(dir, "shop", "types.go"), types)
-	var out, errOut bytes.Buffer
-	if code := cli.Run([]string{"generate", "-C", dir, "--only", "openapi", "--api-version", version, "./..."}, nil, &out, &errOut); code != cli.ExitOK {
-		t.Fatalf("modelgen generate: exit %d\n%s%s\ntypes:\n%s", code, out.String(), errOut.String(), types)
+	testkit.WriteFile(t, filepath.Join(dir, "go.mod"), "module example.com/shop\n\ngo 1.26\n")
+	testkit.WriteFile(t, filepath.Join(dir, "shop", "types.go"), types)
+	m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "shop", "openapi.yaml"))
+	set := schema.Build(m, model.TargetOpenAPI)
+	diags := append(append(model.Diagnostics(nil), m.Diags...), set.Diags...)
+	if diags.HasErrors() || len(m.Packages) != 1 {
+		t.Fatalf("generating the contract: %d packages\n%v\ntypes:\n%s", len(m.Packages), diags, types)
+	}
+	pk := m.Packages[0]
+	title := pk.Group
+	if title == "" {
+		title = pk.Path
+	}
+	doc, _, err := openapi.Build(set, []*model.Package{pk}, openapi.Info{Title: title, Version: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := openapi.YAML(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(data)
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func baseTypes(t *testing.T) string {
@@ -57,18 +63,6 @@ func baseTypes(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return string(data)
-}
-
-// edit applies old→new replacements to the types, each of which must match.
-func edit(t *testing.T, types string, pairs ...string) string {
-	t.Helper()
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if !strings.Contains(types, pairs[i]) {
-			t.Fatalf("the types do not contain %q", pairs[i])
-		}
-		types = strings.ReplaceAll(types, pairs[i], pairs[i+1])
-	}
-	return types
 }
 
 // rename renames the list-element type Line to OrderLine and the directly
@@ -85,8 +79,8 @@ const machine = `state:"initial=Open;Open->Shipped:Ship;Shipped->Returned:Return
 func gateRun(t *testing.T, base, revision string, args ...string) (int, string) {
 	t.Helper()
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "base.yaml"), base)
-	write(t, filepath.Join(dir, "revision.yaml"), revision)
+	testkit.WriteFile(t, filepath.Join(dir, "base.yaml"), base)
+	testkit.WriteFile(t, filepath.Join(dir, "revision.yaml"), revision)
 	var out, errOut bytes.Buffer
 	code := gate.Command(append([]string{"-C", dir, "--base", "base.yaml", "--revision", "revision.yaml", "--format", "json"}, args...), &out, &errOut)
 	if code == gate.ExitError {
@@ -208,7 +202,7 @@ func TestGeneratedContracts(t *testing.T) {
 			if tc.breaking {
 				pass, fail = "2.0.0", "1.1.0"
 			}
-			revDoc := generate(t, fail, edit(t, base, tc.edits...))
+			revDoc := generate(t, fail, testkit.Replace(t, base, tc.edits...))
 			code, out := gateRun(t, baseDoc, revDoc, args[tc.name]...)
 			t.Logf("%s:\n%s", fail, out)
 			if code != gate.ExitViolation || !strings.Contains(out, "version-bump-too-small") {
@@ -273,7 +267,7 @@ func TestGeneratedKubernetesRules(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			plain, tightened := kubeTypes, edit(t, kubeTypes, tc.edits...)
+			plain, tightened := kubeTypes, testkit.Replace(t, kubeTypes, tc.edits...)
 			for _, dir := range []struct {
 				name     string
 				from, to string

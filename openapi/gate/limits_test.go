@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // minimal is a valid OpenAPI 3.0 document whose one response schema is
@@ -33,7 +35,7 @@ func refused(t *testing.T, opts Options, want []string, avoid ...string) {
 	t.Helper()
 	if opts.Base == "" {
 		opts.Base = filepath.Join(opts.Dir, "base.yaml")
-		writeFile(t, opts.Base, minimal("3.0.3", "{type: object}"))
+		testkit.WriteFile(t, opts.Base, minimal("3.0.3", "{type: object}"))
 	}
 	start := time.Now()
 	_, err := Run(t.Context(), opts)
@@ -77,12 +79,12 @@ func aliasBomb(levels int) string {
 
 func TestLimitAliasBomb(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "bomb.yaml"), aliasBomb(18))
+	testkit.WriteFile(t, filepath.Join(dir, "bomb.yaml"), aliasBomb(18))
 	refused(t, Options{Dir: dir, Revision: "bomb.yaml"},
 		[]string{"bomb.yaml: the document's YAML aliases would add at least 4.61e+18 nodes once expanded (limit 100000)", "refused before expanding them", "--max-yaml-alias-nodes"})
 
 	// The count of aliases is a limit of its own.
-	writeFile(t, filepath.Join(dir, "many.yaml"), minimal("3.0.3", "{type: object}")+"x-a: &a 1\nx-list: ["+strings.Repeat("*a, ", 20)+"*a]\n")
+	testkit.WriteFile(t, filepath.Join(dir, "many.yaml"), minimal("3.0.3", "{type: object}")+"x-a: &a 1\nx-list: ["+strings.Repeat("*a, ", 20)+"*a]\n")
 	refused(t, Options{Dir: dir, Revision: "many.yaml", Limits: Limits{MaxAliases: 20}},
 		[]string{"uses 21 YAML aliases, more than the limit of 20", "--max-yaml-aliases"})
 	if _, err := Run(t.Context(), Options{Base: "many.yaml", Revision: "many.yaml", Dir: dir}); err != nil {
@@ -90,14 +92,14 @@ func TestLimitAliasBomb(t *testing.T) {
 	}
 
 	// An anchor that holds an alias to itself has no finite expansion.
-	writeFile(t, filepath.Join(dir, "loop.yaml"), minimal("3.0.3", "{type: object}")+"x-loop: &loop [a, *loop]\n")
+	testkit.WriteFile(t, filepath.Join(dir, "loop.yaml"), minimal("3.0.3", "{type: object}")+"x-loop: &loop [a, *loop]\n")
 	refused(t, Options{Dir: dir, Revision: "loop.yaml"}, []string{"loop.yaml: ", "an anchor that contains it"})
 }
 
 func TestLimitSize(t *testing.T) {
 	dir := t.TempDir()
 	doc := minimal("3.0.3", "{type: object}")
-	writeFile(t, filepath.Join(dir, "doc.yaml"), doc)
+	testkit.WriteFile(t, filepath.Join(dir, "doc.yaml"), doc)
 	refused(t, Options{Dir: dir, Base: filepath.Join(dir, "doc.yaml"), Revision: "doc.yaml", Limits: Limits{MaxBytes: int64(len(doc) - 1)}},
 		[]string{fmt.Sprintf("doc.yaml: the document is larger than the %dB limit (raise the limit with --max-size)", len(doc)-1)})
 	if _, err := Run(t.Context(), Options{Base: "doc.yaml", Revision: "doc.yaml", Dir: dir, Limits: Limits{MaxBytes: int64(len(doc))}}); err != nil {
@@ -117,8 +119,8 @@ func TestLimitSize(t *testing.T) {
 func TestLimitExternalRefs(t *testing.T) {
 	dir := t.TempDir()
 	secret := filepath.Join(t.TempDir(), "secret.yaml")
-	writeFile(t, secret, "Thing: {type: object, description: TOP-SECRET-CONTENT}\n")
-	writeFile(t, filepath.Join(dir, "sub", "thing.yaml"), "Thing: {type: object, description: TOP-SECRET-CONTENT}\n")
+	testkit.WriteFile(t, secret, "Thing: {type: object, description: TOP-SECRET-CONTENT}\n")
+	testkit.WriteFile(t, filepath.Join(dir, "sub", "thing.yaml"), "Thing: {type: object, description: TOP-SECRET-CONTENT}\n")
 	rel, err := filepath.Rel(filepath.Join(dir, "sub"), secret)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +134,7 @@ func TestLimitExternalRefs(t *testing.T) {
 		"remote":   "http://127.0.0.1:9/thing.yaml#/Thing",
 	} {
 		t.Run(name, func(t *testing.T) {
-			writeFile(t, filepath.Join(dir, name+".yaml"), minimal("3.0.3", "{$ref: '"+ref+"'}"))
+			testkit.WriteFile(t, filepath.Join(dir, name+".yaml"), minimal("3.0.3", "{$ref: '"+ref+"'}"))
 			refused(t, Options{Dir: dir, Revision: name + ".yaml"},
 				[]string{name + ".yaml: line 11, column 30: $ref " + fmt.Sprintf("%q", ref) + " points outside the document", "local references (#/...)"},
 				"TOP-SECRET-CONTENT")
@@ -142,14 +144,14 @@ func TestLimitExternalRefs(t *testing.T) {
 
 func TestVersionsRefused(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "v31.yaml"), minimal("3.1.0", "{type: object}"))
+	testkit.WriteFile(t, filepath.Join(dir, "v31.yaml"), minimal("3.1.0", "{type: object}"))
 	refused(t, Options{Dir: dir, Revision: "v31.yaml"}, []string{`v31.yaml: this is an OpenAPI "3.1.0" document; the gate judges OpenAPI 3.0 documents only`})
-	writeFile(t, filepath.Join(dir, "v2.yaml"), "swagger: '2.0'\ninfo: {title: t, version: 1.2.0}\npaths: {}\n")
+	testkit.WriteFile(t, filepath.Join(dir, "v2.yaml"), "swagger: '2.0'\ninfo: {title: t, version: 1.2.0}\npaths: {}\n")
 	refused(t, Options{Dir: dir, Revision: "v2.yaml"}, []string{`v2.yaml: this is a Swagger/OpenAPI 2.0 document (swagger: "2.0")`, "convert it to 3.0"})
-	writeFile(t, filepath.Join(dir, "v4.yaml"), minimal("4.0.0", "{type: object}"))
+	testkit.WriteFile(t, filepath.Join(dir, "v4.yaml"), minimal("4.0.0", "{type: object}"))
 	refused(t, Options{Dir: dir, Revision: "v4.yaml"}, []string{`openapi: "4.0.0" is not a version the gate judges`})
 	// a repeated key: the scan reads the first, a JSON decoder keeps the last
-	writeFile(t, filepath.Join(dir, "dup.json"), `{"openapi":"3.0.3","info":{"title":"t","version":"1.2.0"},"paths":{},"openapi":"3.1.0"}`)
+	testkit.WriteFile(t, filepath.Join(dir, "dup.json"), `{"openapi":"3.0.3","info":{"title":"t","version":"1.2.0"},"paths":{},"openapi":"3.1.0"}`)
 	refused(t, Options{Dir: dir, Revision: "dup.json"}, []string{`dup.json: openapi "3.1.0": the gate judges OpenAPI 3.0 documents only`})
 }
 
@@ -173,7 +175,7 @@ func TestParseSize(t *testing.T) {
 // external reference directly, it refuses to read it.
 func TestLoaderReadsNothingElse(t *testing.T) {
 	secret := filepath.Join(t.TempDir(), "secret.yaml")
-	writeFile(t, secret, "Thing: {type: object, description: TOP-SECRET-CONTENT}\n")
+	testkit.WriteFile(t, secret, "Thing: {type: object, description: TOP-SECRET-CONTENT}\n")
 	for _, ref := range []string{secret + "#/Thing", "file://" + secret + "#/Thing", "../secret.yaml#/Thing"} {
 		_, err := newLoader(t.Context()).LoadFromData([]byte(minimal("3.0.3", "{$ref: '"+ref+"'}")))
 		if err == nil || strings.Contains(err.Error(), "TOP-SECRET") {
@@ -186,9 +188,9 @@ func TestLoaderReadsNothingElse(t *testing.T) {
 func TestLimitFlagsRaise(t *testing.T) {
 	dir := t.TempDir()
 	doc := minimal("3.0.3", "{type: object}")
-	writeFile(t, filepath.Join(dir, "base.yaml"), doc)
+	testkit.WriteFile(t, filepath.Join(dir, "base.yaml"), doc)
 	aliases := doc + "x-a: &a [1, 2, 3]\nx-list: [" + strings.Repeat("*a, ", 1000) + "*a]\n"
-	writeFile(t, filepath.Join(dir, "aliases.yaml"), aliases)
+	testkit.WriteFile(t, filepath.Join(dir, "aliases.yaml"), aliases)
 	run := func(args ...string) (int, string) {
 		var out, errOut bytes.Buffer
 		code := Command(append([]string{"-C", dir, "--base", "base.yaml", "--revision", "aliases.yaml"}, args...), &out, &errOut)
@@ -224,17 +226,17 @@ func deepDoc(depth, count int) string {
 // too, and the generated contracts are far below the limit.
 func TestLimitSchemaDepth(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "deep.yaml"), deepDoc(2000, 2))
+	testkit.WriteFile(t, filepath.Join(dir, "deep.yaml"), deepDoc(2000, 2))
 	// Refused on the YAML tree, before kin-openapi or oasdiff see it.
 	refused(t, Options{Dir: dir, Revision: "deep.yaml"}, []string{"deep.yaml: the document nests 2010 levels deep; schemas nested at most 100 deep allow 240 (raise the limit with --max-schema-depth)"})
 	// Schemas nested through properties at the limit take two YAML levels
 	// each, and pass.
 	props := strings.Repeat("{type: object, properties: {p: ", 99) + "{type: string}" + strings.Repeat("}}", 99)
-	writeFile(t, filepath.Join(dir, "props.yaml"), minimal("3.0.3", props))
+	testkit.WriteFile(t, filepath.Join(dir, "props.yaml"), minimal("3.0.3", props))
 	if _, err := Run(t.Context(), Options{Base: "props.yaml", Revision: "props.yaml", Dir: dir}); err != nil {
 		t.Errorf("100 levels of properties: %v", err)
 	}
-	writeFile(t, filepath.Join(dir, "d101.yaml"), deepDoc(101, 1))
+	testkit.WriteFile(t, filepath.Join(dir, "d101.yaml"), deepDoc(101, 1))
 	refused(t, Options{Dir: dir, Revision: "d101.yaml"}, []string{"schemas nest 101 levels deep"})
 	if _, err := Run(t.Context(), Options{Base: "d101.yaml", Revision: "d101.yaml", Dir: dir, Limits: Limits{MaxDepth: 101}}); err != nil {
 		t.Errorf("depth 101 under a limit of 101: %v", err)
@@ -247,7 +249,7 @@ func TestLimitSchemaDepth(t *testing.T) {
 		fmt.Fprintf(&chain, "    C%d: {type: object, properties: {next: {$ref: '#/components/schemas/C%d'}}}\n", i, i+1)
 	}
 	chain.WriteString("    C150: {type: object, properties: {back: {$ref: '#/components/schemas/C0'}}}\n")
-	writeFile(t, filepath.Join(dir, "chain.yaml"), chain.String())
+	testkit.WriteFile(t, filepath.Join(dir, "chain.yaml"), chain.String())
 	refused(t, Options{Dir: dir, Revision: "chain.yaml"}, []string{"schemas nest 151 levels deep"})
 
 	for _, example := range []string{"payments/api/v1alpha1", "sla/api/v1alpha1"} {

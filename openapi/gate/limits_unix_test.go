@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 func TestLimitNotARegularFile(t *testing.T) {
@@ -24,7 +26,7 @@ func TestLimitNotARegularFile(t *testing.T) {
 	refused(t, Options{Dir: dir, Revision: "."}, []string{"is a directory"})
 
 	// A symlink to a regular file is read as that file.
-	writeFile(t, filepath.Join(dir, "real.yaml"), minimal("3.0.3", "{type: object}"))
+	testkit.WriteFile(t, filepath.Join(dir, "real.yaml"), minimal("3.0.3", "{type: object}"))
 	if err := os.Symlink("real.yaml", filepath.Join(dir, "link.yaml")); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,8 @@ import (
 
 	"github.com/modelgen/modelgen/agree"
 	v1 "github.com/modelgen/modelgen/examples/e2e/api/v1"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 var (
@@ -107,6 +109,16 @@ func TestSampleCrossCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	crossCheck(t, h, h.Cases())
+	if want := cited(t)[0]; len(h.Cases()) != want {
+		t.Errorf("%d documents of the Sample sent; docs/agreement.md cites %d", len(h.Cases()), want)
+	}
+}
+
+// cited is what docs/agreement.md says this package sends: the Sample's
+// documents, and the suite's.
+func cited(t *testing.T) []int {
+	return testkit.Cited(t, filepath.Join(testkit.Root(t), "docs", "agreement.md"),
+		`\(the\s+Sample's\s+([\d,]+)\s+documents\s+and\s+([\d,]+)\s+of\s+the\s+suite's,\s+0\s+differences`)
 }
 
 // TestSuiteCrossCheck sends a sample of the agreement suite's documents:
@@ -121,4 +133,7 @@ func TestSuiteCrossCheck(t *testing.T) {
 		}
 	}
 	crossCheck(t, suite, picked)
+	if want := cited(t)[1]; len(picked) != want {
+		t.Errorf("%d documents of the suite sent; docs/agreement.md cites %d", len(picked), want)
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -30,6 +29,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // examplesDir is the examples module's root.
@@ -134,16 +135,6 @@ func binaries(t *testing.T) string {
 	return binDir
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 func httpGet(addr, path string) (int, string) {
 	resp, err := http.Get("http://" + addr + path)
 	if err != nil {
@@ -173,7 +164,7 @@ func TestDeployedOperatorSettlesSamples(t *testing.T) {
 	// envtest points the generated webhook configuration at a local port
 	// with a certificate of its own; the binary serves it there
 	hooks := installWebhooks(t)
-	metrics, probes, view := freeAddr(t), freeAddr(t), freeAddr(t)
+	metrics, probes, view := testkit.FreeAddr(t), testkit.FreeAddr(t), testkit.FreeAddr(t)
 	args := []string{"--kubeconfig", kubeconfig(t, "system:serviceaccount:payments-system:payments-operator",
 		"system:serviceaccounts", "system:serviceaccounts:payments-system", "system:authenticated")}
 	for _, a := range dep.Spec.Template.Spec.Containers[0].Args {
@@ -210,7 +201,7 @@ func TestDeployedOperatorSettlesSamples(t *testing.T) {
 	}()
 
 	ns := namespace(t)
-	eventually(t, "the webhook to answer", func() (bool, string) {
+	testkit.Eventually(t, "the webhook to answer", func() (bool, string) {
 		err := k8s.Create(context.Background(), orderWithCurrency(ns, "EUR"), client.DryRunAll)
 		return err == nil, errText(err)
 	})
@@ -268,7 +259,7 @@ func TestLocalCommandSettlesSamples(t *testing.T) {
 	bin := binaries(t)
 	cmd := exec.Command(filepath.Join(bin, "payments-local"),
 		"--kubeconfig-out", filepath.Join(t.TempDir(), "kubeconfig"),
-		"--metrics-bind-address", freeAddr(t), "--health-probe-bind-address", freeAddr(t), "--tenant-view-bind-address", freeAddr(t),
+		"--metrics-bind-address", testkit.FreeAddr(t), "--health-probe-bind-address", testkit.FreeAddr(t), "--tenant-view-bind-address", testkit.FreeAddr(t),
 		"--gateway-latency", "20ms")
 	var out bytes.Buffer
 	cmd.Stdout = &out

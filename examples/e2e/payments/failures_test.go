@@ -21,6 +21,8 @@ import (
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/payments/controller"
 	"github.com/modelgen/modelgen/examples/payments/gateway"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 const conflicts = "paymentorder_status_conflicts_total"
@@ -275,7 +277,7 @@ func TestDeleteAuthorizedRunsFinalizer(t *testing.T) {
 	if len(voids) != 1 || voids[0].ID != authID || voids[0].Key != voidKey {
 		t.Errorf("voids %+v, want one of %s under %s", voids, authID, voidKey)
 	}
-	eventually(t, "one Released event", func() (bool, string) {
+	testkit.Eventually(t, "one Released event", func() (bool, string) {
 		evs := events(t, po)
 		n := 0
 		for _, e := range evs {
@@ -303,7 +305,7 @@ func TestDeleteAuthorizedRunsFinalizer(t *testing.T) {
 
 func gone(t *testing.T, po *v1alpha1.PaymentOrder) {
 	t.Helper()
-	eventually(t, po.Name+" to be gone", func() (bool, string) {
+	testkit.Eventually(t, po.Name+" to be gone", func() (bool, string) {
 		cur := &v1alpha1.PaymentOrder{}
 		err := k8s.Get(context.Background(), client.ObjectKeyFromObject(po), cur)
 		if apierrors.IsNotFound(err) {

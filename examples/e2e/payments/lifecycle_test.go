@@ -18,6 +18,8 @@ import (
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/payments/controller"
 	"github.com/modelgen/modelgen/examples/payments/gateway"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 const (
@@ -116,7 +118,7 @@ func TestValidOrderSettles(t *testing.T) {
 	if err := k8s.Update(context.Background(), cur); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the new generation to be observed", func() (bool, string) {
+	testkit.Eventually(t, "the new generation to be observed", func() (bool, string) {
 		got = get(t, po)
 		return got.Status.ObservedGeneration == got.Generation && checkConditions(got) == nil,
 			fmt.Sprintf("generation %d, observed %d, %v", got.Generation, got.Status.ObservedGeneration, checkConditions(got))
@@ -238,7 +240,7 @@ func TestDeclinedOrderStops(t *testing.T) {
 	po.Spec.Amount = 5000
 	create(t, po)
 	var got *v1alpha1.PaymentOrder
-	eventually(t, "the decline to be recorded", func() (bool, string) {
+	testkit.Eventually(t, "the decline to be recorded", func() (bool, string) {
 		got = get(t, po)
 		_, reason := condition(got, v1alpha1.ConditionReady)
 		return reason == "Declined", reason

@@ -38,6 +38,8 @@ import (
 	"github.com/modelgen/modelgen/examples/payments/controller"
 	"github.com/modelgen/modelgen/examples/payments/gateway"
 	"github.com/modelgen/modelgen/examples/payments/operator"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 var (
@@ -166,27 +168,11 @@ func get(t *testing.T, po *v1alpha1.PaymentOrder) *v1alpha1.PaymentOrder {
 	return got
 }
 
-// eventually polls cond for up to 30s.
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	last := ""
-	for time.Now().Before(deadline) {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		last = state
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s (last seen: %s)", what, last)
-}
-
 // waitPhase waits until the order is in phase and returns it.
 func waitPhase(t *testing.T, po *v1alpha1.PaymentOrder, phase v1alpha1.PaymentPhase) *v1alpha1.PaymentOrder {
 	t.Helper()
 	var got *v1alpha1.PaymentOrder
-	eventually(t, fmt.Sprintf("%s to be %s", po.Name, phase), func() (bool, string) {
+	testkit.Eventually(t, fmt.Sprintf("%s to be %s", po.Name, phase), func() (bool, string) {
 		got = get(t, po)
 		return got.Status.Phase == phase, fmt.Sprintf("phase %q, lastError %q", got.Status.Phase, got.Status.LastError)
 	})
@@ -296,7 +282,7 @@ func events(t *testing.T, po *v1alpha1.PaymentOrder) []string {
 // waitEvents waits until the events about po have exactly the reasons want.
 func waitEvents(t *testing.T, po *v1alpha1.PaymentOrder, want ...string) {
 	t.Helper()
-	eventually(t, fmt.Sprintf("events %v", want), func() (bool, string) {
+	testkit.Eventually(t, fmt.Sprintf("events %v", want), func() (bool, string) {
 		got := events(t, po)
 		return slices.Equal(got, want), fmt.Sprint(got)
 	})

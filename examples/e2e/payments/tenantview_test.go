@@ -15,6 +15,8 @@ import (
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/payments/gateway"
 	"github.com/modelgen/modelgen/examples/payments/tenantview"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // view asks the tenant view as tenant with roles; it returns the status
@@ -64,7 +66,7 @@ func TestTenantViewPrunesPerRole(t *testing.T) {
 		po.Spec.Metadata = map[string]string{"crm": "7"}
 		create(t, po)
 	}
-	eventually(t, "the cache to hold the three orders", func() (bool, string) {
+	testkit.Eventually(t, "the cache to hold the three orders", func() (bool, string) {
 		code, items, body := view(t, addr, "acme", "tenant-admin")
 		code2, items2, body2 := view(t, addr, "globex", "tenant-admin")
 		return code == 200 && len(items) == 2 && code2 == 200 && len(items2) == 1, body + body2

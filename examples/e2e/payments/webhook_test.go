@@ -21,6 +21,8 @@ import (
 	"github.com/modelgen/modelgen/agree"
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/payments/gateway"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // webhookDir is the generated ValidatingWebhookConfiguration of PaymentOrder.
@@ -74,7 +76,7 @@ func TestWebhookRefusesWhatTheCRDCannot(t *testing.T) {
 	o := testOptions(ns)
 	o.Webhook, o.WebhookHost, o.WebhookPort, o.WebhookCertDir = true, hooks.LocalServingHost, hooks.LocalServingPort, hooks.LocalServingCertDir
 	stop := startOperator(t, o, gateway.NewSimulated(o.Gateway))
-	eventually(t, "the webhook to answer", func() (bool, string) {
+	testkit.Eventually(t, "the webhook to answer", func() (bool, string) {
 		err := k8s.Create(ctx, orderWithCurrency(ns, "EUR"), client.DryRunAll)
 		return err == nil, errText(err)
 	})
@@ -96,7 +98,7 @@ func TestWebhookRefusesWhatTheCRDCannot(t *testing.T) {
 	if err := k8s.Create(ctx, order); err != nil {
 		t.Fatalf("a valid order was refused: %v", err)
 	}
-	eventually(t, "a valid update to be admitted", func() (bool, string) {
+	testkit.Eventually(t, "a valid update to be admitted", func() (bool, string) {
 		var cur unstructured.Unstructured
 		cur.SetGroupVersionKind(order.GroupVersionKind())
 		err := k8s.Get(ctx, client.ObjectKeyFromObject(order), &cur)
@@ -153,7 +155,7 @@ func TestServerJudgeMatchesTheAPIServer(t *testing.T) {
 		}
 		return false, err
 	}
-	eventually(t, "the webhook to answer", func() (bool, string) {
+	testkit.Eventually(t, "the webhook to answer", func() (bool, string) {
 		_, err := send(h.Cases()[0])
 		return err == nil, errText(err)
 	})
@@ -186,5 +188,10 @@ func TestServerJudgeMatchesTheAPIServer(t *testing.T) {
 	t.Logf("%d documents sent, %d refused by the webhook only, %d verdicts differ from the harness", len(cases), webhookRefused, mismatches)
 	if webhookRefused == 0 {
 		t.Error("no document was refused by the webhook alone: the test no longer exercises it")
+	}
+	want := testkit.Cited(t, filepath.Join(testkit.Root(t), "docs", "agreement.md"),
+		`as\s+a\s+dry-run\s+create,\s+([\d,]+)\s+of\s+them\s+\(the\s+test\s+asserts\s+the\s+figures\),\s+([\d,]+)\s+refused\s+by\s+the\s+webhook\s+alone,\s+0`)
+	if len(cases) != want[0] || webhookRefused != want[1] {
+		t.Errorf("%d documents sent, %d refused by the webhook alone; docs/agreement.md cites %d and %d", len(cases), webhookRefused, want[0], want[1])
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -32,6 +31,8 @@ import (
 
 	"github.com/modelgen/modelgen/examples/e2e/internal/controlplane"
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
+
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 const (
@@ -151,19 +152,6 @@ func order(name, tenant string) *v1alpha1.PaymentOrder {
 	}
 }
 
-// eventually retries f until it returns nil: a policy, a binding or a
-// parameter takes effect once the API server's informers see it.
-func eventually(t *testing.T, what string, f func() error) {
-	t.Helper()
-	var err error
-	for deadline := time.Now().Add(45 * time.Second); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
-		if err = f(); err == nil {
-			return
-		}
-	}
-	t.Fatalf("%s: %v", what, err)
-}
-
 // refused expects an error naming want.
 func refused(err error, want string) error {
 	switch {
@@ -182,7 +170,7 @@ func TestTenantIsolationAndFieldWrites(t *testing.T) {
 	acmeAuditor := person(t, "acme", "auditor")
 
 	// the policy takes effect asynchronously: wait for the first refusal
-	eventually(t, "a tenant-admin of globex creating an order of acme", func() error {
+	testkit.EventuallyNil(t, "a tenant-admin of globex creating an order of acme", func() error {
 		return refused(globexAdmin.Create(ctx, order("cross-tenant", "acme")), "spec.tenantId is acme, the caller acts for tenant globex")
 	})
 	o := order("invoice-42", "acme")
@@ -249,7 +237,7 @@ func TestTenantIsolationAndFieldWrites(t *testing.T) {
 	if err := admin.Patch(ctx, param, client.RawPatch(types.MergePatchType, []byte(override))); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "an auditor of acme changing the description after the override", func() error {
+	testkit.EventuallyNil(t, "an auditor of acme changing the description after the override", func() error {
 		return patch(acmeAuditor, false, `{"spec":{"description":"audited"}}`)
 	})
 	if err := refused(patch(acmeAuditor, false, `{"spec":{"priority":3}}`), "spec.priority may not be changed by acme-auditor"); err != nil {
@@ -267,20 +255,20 @@ func TestBindingIsWhatEnforces(t *testing.T) {
 		t.Fatal(err)
 	}
 	globexAdmin := person(t, "globex", "tenant-admin")
-	eventually(t, "with the binding, a cross-tenant create is refused", func() error {
+	testkit.EventuallyNil(t, "with the binding, a cross-tenant create is refused", func() error {
 		return refused(globexAdmin.Create(ctx, order("binding-check", "acme")), "spec.tenantId is acme")
 	})
 	if err := admin.Delete(ctx, &b); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "without the binding, the cross-tenant create is admitted", func() error {
+	testkit.EventuallyNil(t, "without the binding, the cross-tenant create is admitted", func() error {
 		return globexAdmin.Create(ctx, order("binding-check", "acme"))
 	})
 	b.ResourceVersion, b.UID = "", ""
 	if err := admin.Create(ctx, &b); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "with the binding back, the cross-tenant create is refused again", func() error {
+	testkit.EventuallyNil(t, "with the binding back, the cross-tenant create is refused again", func() error {
 		return refused(globexAdmin.Create(ctx, order("binding-check-2", "acme")), "spec.tenantId is acme")
 	})
 }

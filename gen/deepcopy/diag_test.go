@@ -1,0 +1,28 @@
+package deepcopy
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/testkit"
+	"github.com/modelgen/modelgen/internal/testkit/diagtest"
+	"github.com/modelgen/modelgen/model"
+)
+
+// TestDiagnostics compares what the backend reports on each
+// testdata/diag/<case> (a package whose generated deepcopy would not
+// compile) with the case's stderr.txt; go test -update rewrites them.
+func TestDiagnostics(t *testing.T) {
+	testkit.DiagnosticGoldens(t, filepath.Join("testdata", "diag"), func(t *testing.T, dir string) string {
+		m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"."}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Diags) > 0 {
+			t.Fatalf("the case's diagnostics are the backend's, but loading it says:\n%v", m.Diags)
+		}
+		_, diags := Generator{}.Generate(&gen.Context{Model: m, Configs: map[string]gen.Config{}})
+		return diagtest.Render(t, diags, dir, nil)
+	})
+}

@@ -1,0 +1,10 @@
+// Package norole uses * but names no role: a warning (the rbac backend's
+// own warning, no tenant key, is in gen/rbac/testdata/diag/norole).
+package norole
+
+// Thing has no tenant key: a warning, and no generated filter.
+//
+// +modelgen:model
+type Thing struct {
+	A string `json:"a" access:"read=*"`
+}
