@@ -51,3 +51,36 @@ func isBackend(mod, pkg string) bool {
 	}
 	return false
 }
+
+// TestBackendsImportNoBackend checks that no backend imports another: what
+// two backends share lives in the model or in a package under gen/internal
+// (gen/ctrun, which runs controller-tools' generators, is such a helper
+// too). webhookconfig still reads the webhooks the webhook backend serves
+// through that backend's package, the one pair left.
+func TestBackendsImportNoBackend(t *testing.T) {
+	const mod = "github.com/modelgen/modelgen"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	helper := func(pkg string) bool {
+		return strings.HasPrefix(pkg, mod+"/gen/internal/") || pkg == mod+"/gen/ctrun" || pkg == mod+"/gen/all"
+	}
+	allowed := map[string]bool{mod + "/gen/webhookconfig -> " + mod + "/gen/webhook": true}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, ":")
+		if !strings.HasPrefix(pkg, mod+"/gen/") || helper(pkg) {
+			continue
+		}
+		checked++
+		for _, imp := range strings.Fields(imports) {
+			if strings.HasPrefix(imp, mod+"/gen/") && !helper(imp) && !allowed[pkg+" -> "+imp] {
+				t.Errorf("the backend %s imports the backend %s; move what they share to the model or under gen/internal", pkg, imp)
+			}
+		}
+	}
+	if checked < 8 {
+		t.Errorf("go list found %d backend packages; the test no longer looks at them", checked)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/internal/filtered"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -35,36 +36,10 @@ type goFile struct {
 	diags model.Diagnostics
 }
 
-// Entries are the types of a package that get a generated filter: resource
-// roots and +modelgen:model types with a tenant key and a field table.
-func Entries(rules *model.AccessRules, pk *model.Package) []*model.TypeAccess {
-	var out []*model.TypeAccess
-	for _, t := range pk.Types {
-		tr := rules.For(t)
-		if tr == nil || !isEntry(t) {
-			continue
-		}
-		if tr.Flat && tr.Tenant >= 0 {
-			out = append(out, tr)
-		}
-	}
-	return out
-}
-
-func isEntry(t *model.Type) bool { return t.Model || t.Root && t.Resource != nil }
-
-// TableName is a type's name in policies.
-func TableName(t *model.Type) string {
-	if t.Pkg.Group != "" {
-		return t.Pkg.Group + "/" + t.Pkg.Version + "." + t.Name
-	}
-	return t.Pkg.Path + "." + t.Name
-}
-
 // goCode renders zz_generated.rbac.go for a package, nil when it has no
 // entry types.
 func goCode(rules *model.AccessRules, pk *model.Package) (*gen.File, model.Diagnostics) {
-	entries := Entries(rules, pk)
+	entries := filtered.Entries(rules, pk)
 	if len(entries) == 0 {
 		return nil, nil
 	}
@@ -205,7 +180,7 @@ func (g *goFile) entry(tr *model.TypeAccess) {
 	g.f.Comment("the roles its tags name) and its generated prune, compare and restore")
 	g.f.Comment("functions. Use it with rbac.NewGuard.")
 	g.f.Var().Id(name).Op("=").Qual(RuntimePath, "NewType").Call(
-		jen.Qual(RuntimePath, "NewTable").Call(jen.Lit(TableName(t)), jen.Lit(tr.Tenant), jen.Index().Qual(RuntimePath, "Field").Add(rows)),
+		jen.Qual(RuntimePath, "NewTable").Call(jen.Lit(filtered.TableName(t)), jen.Lit(tr.Tenant), jen.Index().Qual(RuntimePath, "Field").Add(rows)),
 		jen.Qual(RuntimePath, "Funcs").Index(jen.Id(t.Name)).Values(jen.Dict{
 			jen.Id("Prune"):   jen.Id("rbacPrune" + suffix),
 			jen.Id("Diff"):    jen.Id("rbacDiff" + suffix),
