@@ -119,15 +119,21 @@ func (n MachineNames) collisions() Diagnostics {
 		}
 	}
 	for _, name := range n.packageLevel() {
-		if pos, ok := m.Owner.Pkg.declared(name); ok {
+		if pos, ok := m.Owner.Pkg.Declared(name); ok {
 			diags.Errorf(m.Tag.At(0), "state: the generated identifier %s would collide with the declaration at %s; rename that declaration or the phase type %s", name, pos, m.Name)
 		}
 	}
 	return diags
 }
 
-// declared finds a package-level declaration outside generated files.
-func (p *Package) declared(name string) (Pos, bool) {
+// Declared finds a package-level declaration of name in the package as
+// Load type-checked it, leaving out the files named zz_generated.* (what
+// modelgen or controller-gen generated; the run replaces them, so what they
+// declare never clashes with what it generates). It is the one check a
+// backend makes before it generates a package-level identifier; the
+// type-check of the generated code (Compile) still catches any clash it
+// lets through.
+func (p *Package) Declared(name string) (Pos, bool) {
 	if p.Loaded == nil || p.Loaded.Types == nil {
 		return Pos{}, false
 	}

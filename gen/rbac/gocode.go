@@ -158,7 +158,7 @@ func (g *goFile) aliasImports(t *model.Type) {
 func (g *goFile) entry(tr *model.TypeAccess) {
 	t := tr.Type
 	name := t.Name + "Access"
-	if obj := g.pkg.Loaded.Types.Scope().Lookup(name); obj != nil && filepath.Base(g.pkg.Loaded.Fset.Position(obj.Pos()).Filename) != FileName {
+	if _, ok := g.pkg.Declared(name); ok {
 		g.diags.Errorf(t.Pos, "access: %s is already declared; the generated filter of %s needs the name", name, t.Name)
 		return
 	}
