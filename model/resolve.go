@@ -25,7 +25,6 @@ func (b *builder) finish() {
 		mc.Field.Machine = mc
 	}
 	b.m.Machines = machines
-	b.m.Diags.Add(checkNames(b.m))
 	access, diags := resolveAccess(b.m)
 	b.m.Diags.Add(diags)
 	b.m.Access = access

@@ -56,6 +56,10 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		if len(own) == 0 {
 			continue
 		}
+		if d := checkNames(own); d.HasErrors() {
+			diags.Add(d)
+			continue
+		}
 		src, err := goFile(pk.Path, pk.Name, own)
 		if err != nil {
 			diags.Errorf(own[0].Tag.Pos, "state: generating %s: %v", FileName, err)
@@ -71,6 +75,16 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		}
 	}
 	return files, diags
+}
+
+// checkNames reports the generated identifiers of the machines that would
+// clash with the package or with each other.
+func checkNames(machines []*model.Machine) model.Diagnostics {
+	var diags model.Diagnostics
+	for _, m := range machines {
+		diags.Add(namesOf(m).collisions())
+	}
+	return diags
 }
 
 func ownedBy(pk *model.Package, machines []*model.Machine) []*model.Machine {
