@@ -84,3 +84,29 @@ func TestBackendsImportNoBackend(t *testing.T) {
 		t.Errorf("go list found %d backend packages; the test no longer looks at them", checked)
 	}
 }
+
+// TestBackendsReadNoGoTypes checks that the backends read Go types from the
+// model (model.Type.Go, model.TypeRef) and not from go/types: only
+// gen/deepcopy, which hands the loaded packages to controller-tools'
+// deepcopy generator, imports it.
+func TestBackendsReadNoGoTypes(t *testing.T) {
+	const mod = "github.com/modelgen/modelgen"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", "./...", "../schema/...", "../openapi/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, ":")
+		if pkg == mod+"/gen/deepcopy" {
+			continue
+		}
+		checked++
+		if slices.Contains(strings.Fields(imports), "go/types") {
+			t.Errorf("%s imports go/types; read the model's types (model.Type.Go) instead", pkg)
+		}
+	}
+	if checked < 10 {
+		t.Errorf("go list found %d packages; the test no longer looks at them", checked)
+	}
+}
