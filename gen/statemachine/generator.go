@@ -66,12 +66,9 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			continue
 		}
 		files = append(files, gen.File{Path: filepath.Join(pk.Dir, FileName), Data: src, Owner: pk.Path})
-		docs := c.Config(pk).DocsDir
-		if docs == "" {
-			docs = "docs"
-		}
+		docs := docsDir(c.Config(pk))
 		for _, m := range own {
-			files = append(files, gen.File{Path: filepath.Join(pk.Dir, docs, m.Owner.Name+"-statemachine.md"), Data: markdown(m), Owner: pk.Path})
+			files = append(files, gen.File{Path: filepath.Join(pk.Dir, docs, m.Owner.Name+diagramSuffix), Data: markdown(m), Owner: pk.Path})
 		}
 	}
 	return files, diags
