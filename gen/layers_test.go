@@ -110,3 +110,26 @@ func TestBackendsReadNoGoTypes(t *testing.T) {
 		t.Errorf("go list found %d packages; the test no longer looks at them", checked)
 	}
 }
+
+// TestModelTestsImportNoBackend checks that the model's tests test the
+// model alone: the pipeline's wiring is tested where it lives (gen/all,
+// internal/cli), not from a lower layer.
+func TestModelTestsImportNoBackend(t *testing.T) {
+	const mod = "github.com/modelgen/modelgen"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}:{{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "../model/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for _, line := range lines {
+		pkg, imports, _ := strings.Cut(line, ":")
+		for _, imp := range strings.Fields(imports) {
+			if strings.HasPrefix(imp, mod+"/gen") || strings.HasPrefix(imp, mod+"/internal/cli") {
+				t.Errorf("the tests of %s import %s", pkg, imp)
+			}
+		}
+	}
+	if len(lines) < 3 {
+		t.Errorf("go list found %d model packages; the test no longer looks at them", len(lines))
+	}
+}
