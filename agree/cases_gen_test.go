@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/schema"
 
 	"github.com/modelgen/modelgen/internal/testkit"
 )
@@ -111,7 +112,7 @@ func params(kw string, k model.Kind) []string {
 func mapped() []model.Keyword {
 	var out []model.Keyword
 	for _, k := range model.Keywords() {
-		if _, ok := k.(model.Applier); ok && (k.Class() == model.Schema || k.Class() == model.CEL) {
+		if schema.HasLowering(k.Name()) && (k.Class() == model.Schema || k.Class() == model.CEL) {
 			out = append(out, k)
 		}
 	}

@@ -8,8 +8,8 @@ import (
 
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
-	"github.com/modelgen/modelgen/internal/ecma"
 	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/openapi"
 )
 
 // TestPatternsMeanTheSameInECMAScript translates every pattern the keyword
@@ -33,12 +33,12 @@ func TestPatternsMeanTheSameInECMAScript(t *testing.T) {
 	corpus := caseStrings(t, h)
 	t.Logf("%d patterns, %d strings from the agreement cases", len(patterns), len(corpus))
 	for _, p := range patterns {
-		translated, err := ecma.Translate(p)
+		translated, err := openapi.ECMAPattern(p)
 		if err != nil {
 			t.Errorf("%q has no ECMA-262 translation: %v", p, err)
 			continue
 		}
-		re, err := ecma.Compile(translated)
+		re, err := openapi.ECMARegexCompiler(translated)
 		if err != nil {
 			t.Errorf("%q translates to %q, which is not ECMAScript: %v", p, translated, err)
 			continue

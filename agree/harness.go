@@ -326,10 +326,10 @@ func (h *Harness) walk(s *subject, t *model.Type, path []step, ns string, seen m
 			continue
 		}
 		fp := appendPath(path, prop(f.JSONName))
-		if f.Validate != nil && !f.Validate.Syn.Skip && len(f.Validate.Root.Checks)+countDive(f.Validate.Root) > 0 {
+		if f.Validate != nil && !f.Validate.Skip && len(f.Validate.Root.Checks)+countDive(f.Validate.Root) > 0 {
 			s.targets = append(s.targets, &target{path: fp, ns: fns, field: f, owner: t})
 		}
-		if f.Validate != nil && f.Validate.Syn.Skip {
+		if f.Validate != nil && f.Validate.Skip {
 			continue
 		}
 		inner, via := innerStruct(f.Type)

@@ -11,6 +11,7 @@ import (
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/schema"
 )
 
 // A probe is one value tried at one place of a document.
@@ -435,14 +436,9 @@ func bytesProbes(l *probeList, lv *model.Level) {
 // scratch applies one keyword use to empty schemas for a target and
 // returns what it wrote on the value's schema and on its parent's.
 func scratch(u *model.Use, target model.Target) (self, parent apiext.JSONSchemaProps) {
-	a, ok := u.Keyword.(model.Applier)
-	if !ok {
-		return
-	}
-	ctx := &model.ApplyContext{Target: target, Use: u, Self: &self, Parent: &parent, Owner: u.Owner, Field: u.Field, Diags: &model.Diagnostics{}}
 	func() {
 		defer func() { _ = recover() }()
-		a.Apply(ctx)
+		self, parent, _ = schema.LowerUse(u, target)
 	}()
 	return self, parent
 }

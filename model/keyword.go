@@ -2,7 +2,7 @@ package model
 
 import (
 	"fmt"
-	"sort"
+	"strconv"
 )
 
 // Class says how far the generated schemas can carry a keyword.
@@ -34,7 +34,9 @@ const (
 
 // Keyword is one validator keyword the generator understands. Each keyword
 // is a typed value in the registry; it checks its own parameter and the kind
-// it is used on, and applies itself to a schema.
+// it is used on, and says what the schemas can carry of a use. How a use is
+// written into a schema (its lowering) is package schema's: the model is
+// the IR, and imports no backend.
 type Keyword interface {
 	Name() string
 	Class() Class
@@ -45,11 +47,40 @@ type Keyword interface {
 	// Resolve checks the kind of the value and parses the parameter,
 	// returning the value to keep in Use.Value.
 	Resolve(u *Use) (any, error)
+	// Carry says, for a resolved use, what the CRD's schema can carry of
+	// it; Load warns at the uses no schema carries (Model.RuntimeOnly).
+	Carry(u *Use) Carry
 }
 
-// Applier is implemented by keywords of class Schema and CEL.
-type Applier interface {
-	Apply(c *ApplyContext)
+// Carry is what the generated schemas can say of one use of a keyword.
+// The model decides it at Load, for the diagnostics and the IR
+// (Model.RuntimeOnly, which the webhook enforces); schema's lowering
+// follows it, and its tests hold the two together.
+type Carry struct {
+	// RuntimeOnly, when set, says why no schema carries the use: validator
+	// enforces it at run time only, and the lowering writes nothing.
+	RuntimeOnly string
+	// CRDRule: the CRD carries the use as a CEL rule. anyOf cannot hold a
+	// rule, so an alternative (a|b) with such a use is runtime only.
+	CRDRule bool
+	// OnKey: after keys, a CEL rule over each (string) map key says it.
+	OnKey bool
+}
+
+// PatternKeyword is a keyword defined by validator's own regular
+// expression: strings match Pattern; numbers always pass, or lie within
+// NumberRange when lo != hi (latitude, longitude).
+type PatternKeyword interface {
+	Keyword
+	Pattern() string
+	NumberRange() (lo, hi float64)
+}
+
+// FormulaKeyword is a keyword the API server's CEL libraries check with one
+// formula over self (ip, cidr...); Doc says what the value must be.
+type FormulaKeyword interface {
+	Keyword
+	Formula() string
 }
 
 // kinds is a set of kinds a keyword accepts.
@@ -107,8 +138,9 @@ var (
 	anyKinds    = ^kinds(0)
 )
 
-// valueKind is the kind a keyword sees: validator looks through pointers.
-func valueKind(t *TypeRef) Kind {
+// ValueKind is the kind a keyword sees: validator looks through pointers,
+// and a metav1.Duration or a Quantity is a struct to it.
+func ValueKind(t *TypeRef) Kind {
 	t = t.Deref()
 	if t == nil {
 		return KindInvalid
@@ -120,42 +152,29 @@ func valueKind(t *TypeRef) Kind {
 }
 
 func checkKind(u *Use, ok kinds) error {
-	if k := valueKind(u.Type); !ok.has(k) {
+	if k := ValueKind(u.Type); !ok.has(k) {
 		return fmt.Errorf("%q applies to %s values, not to %s (%s)", u.Name, ok, k, u.Type.GoType)
 	}
 	return nil
 }
 
-var registry = map[string]Keyword{}
+// HasParam reports whether the use wrote '=' with a parameter.
+func (u *Use) HasParam() bool { return u.Param != "" }
 
-func register(ks ...Keyword) {
-	for _, k := range ks {
-		if _, dup := registry[k.Name()]; dup {
-			panic("modelgen: keyword registered twice: " + k.Name())
+// JSONValue converts a parameter to the JSON value of the use's kind.
+func JSONValue(t *TypeRef, s string) (any, error) {
+	switch ValueKind(t) {
+	case KindInt, KindDuration:
+		if t.Deref().Unsigned {
+			return strconv.ParseUint(s, 0, 64)
 		}
-		registry[k.Name()] = k
+		return strconv.ParseInt(s, 0, 64)
+	case KindFloat:
+		return strconv.ParseFloat(s, 64)
+	case KindBool:
+		return strconv.ParseBool(s)
 	}
+	return s, nil
 }
 
-// Aliases are validator's baked-in aliases, expanded the way validator does.
-var Aliases = map[string]string{
-	"iscolor":         "hexcolor|rgb|rgba|hsl|hsla|cmyk",
-	"country_code":    "iso3166_1_alpha2|iso3166_1_alpha3|iso3166_1_alpha_numeric",
-	"eu_country_code": "iso3166_1_alpha2_eu|iso3166_1_alpha3_eu|iso3166_1_alpha_numeric_eu",
-}
-
-// Lookup finds a keyword by name.
-func Lookup(name string) (Keyword, bool) {
-	k, ok := registry[name]
-	return k, ok
-}
-
-// Keywords returns every registered keyword sorted by name.
-func Keywords() []Keyword {
-	out := make([]Keyword, 0, len(registry))
-	for _, k := range registry {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out
-}
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

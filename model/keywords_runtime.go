@@ -19,7 +19,9 @@ func (k runtimeOnly) Resolve(u *Use) (any, error) {
 	return nil, checkKind(u, k.ok)
 }
 
-func registerRuntimeOnly() {
+// addRuntimeOnly registers the runtime-only keywords, after every other
+// (a name some family already defines is skipped).
+func (t keywordTable) addRuntimeOnly() {
 	const (
 		checksum = "needs a checksum or a parser, not a pattern"
 		lookup   = "checks against validator's own tables"
@@ -46,14 +48,14 @@ func registerRuntimeOnly() {
 	}
 	for _, row := range rows {
 		for _, name := range splitWords(row.names) {
-			if _, done := registry[name]; done || name == "jwt_claims" {
+			if _, done := t[name]; done || name == "jwt_claims" {
 				continue
 			}
 			doc := runtimeDocs[name]
 			if doc == "" {
 				doc = "see validator's documentation"
 			}
-			register(runtimeOnly{name: name, doc: doc, why: row.why, ok: row.ok})
+			t.add(runtimeOnly{name: name, doc: doc, why: row.why, ok: row.ok})
 		}
 	}
 }

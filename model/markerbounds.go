@@ -6,8 +6,6 @@ import (
 	"strconv"
 
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
-
-	"github.com/modelgen/modelgen/model/vtag"
 )
 
 // markerBound is a kubebuilder bound marker on a field's value.
@@ -68,11 +66,11 @@ func intMarker(v any) (int, bool) {
 // would refuse what validator accepts. A marker as loose as the tag or
 // looser changes nothing (the tag's bound is the tighter one).
 func markerContradictions(f *Field, diags *Diagnostics) {
-	if f.Validate == nil || f.Validate.Syn.Skip || f.Validate.Root == nil {
+	if f.Validate == nil || f.Validate.Skip || f.Validate.Root == nil {
 		return
 	}
 	lv := f.Validate.Root
-	dim := valueKind(lv.Type)
+	dim := ValueKind(lv.Type)
 	switch dim {
 	case KindInt, KindDuration:
 		dim = KindFloat
@@ -93,7 +91,7 @@ func markerContradictions(f *Field, diags *Diagnostics) {
 // refusedByMarker names what the level accepts and the marker refuses
 // ("" when nothing).
 func refusedByMarker(m markerBound, lv *Level) string {
-	whole := valueKind(lv.Type) != KindFloat
+	whole := ValueKind(lv.Type) != KindFloat
 	lo, hi := typeLimits(lv.Type)
 	loX, hiX := false, false
 	for _, c := range lv.Checks {
@@ -112,7 +110,7 @@ func refusedByMarker(m markerBound, lv *Level) string {
 			hi, hiX = h, x
 		}
 	}
-	zeroPasses := (lv.Omit == vtag.OmitEmpty || lv.Omit == vtag.OmitZero) && lv.Type.Kind != KindPointer
+	zeroPasses := (lv.Omit == OmitEmpty || lv.Omit == OmitZero) && lv.Type.Kind != KindPointer
 	what := "values"
 	if m.dim != KindFloat {
 		what = "lengths"
@@ -155,7 +153,7 @@ func valueBound(name string) bool {
 func typeLimits(t *TypeRef) (lo, hi float64) {
 	t = t.Deref()
 	lo, hi = math.Inf(-1), math.Inf(1)
-	switch valueKind(t) {
+	switch ValueKind(t) {
 	case KindString, KindSlice, KindMap, KindBytes:
 		return 0, hi
 	case KindInt:

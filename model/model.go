@@ -6,8 +6,6 @@ import (
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
-
-	"github.com/modelgen/modelgen/model/vtag"
 )
 
 // Model is the intermediate representation every backend reads. It is built
@@ -256,15 +254,36 @@ func (r *TypeRef) IsNumber() bool {
 
 // Rules is a parsed and resolved validate tag.
 type Rules struct {
-	Raw  Tag
-	Syn  *vtag.Tag
-	Root *Level
+	Raw Tag
+	// Skip is the tag "-": validator ignores the field (Root is empty).
+	Skip bool
+	// StructOnly and NoStructLevel are structonly and nostructlevel on the
+	// field itself: validator checks a struct field's own tag only, not
+	// the fields inside it (nostructlevel: not its struct-level functions).
+	StructOnly, NoStructLevel bool
+	Root                      *Level
 }
 
-// Level is the resolved form of a vtag.Level: the checks for one value.
+// Omit says when validator skips the checks after a level's omit keyword.
+type Omit int
+
+const (
+	OmitNever Omit = iota // no omit keyword: every check runs
+	OmitEmpty             // omitempty: the zero value (or nil) passes
+	OmitNil               // omitnil: nil passes, a non-nil zero value is checked
+	OmitZero              // omitzero: the zero value passes, nil slices and maps too
+)
+
+// String is the keyword as written ("" for OmitNever).
+func (o Omit) String() string {
+	return [...]string{"", "omitempty", "omitnil", "omitzero"}[o]
+}
+
+// Level is the resolved form of one level of a validate tag: the checks for
+// one value (the field, or after a dive each element, key or value).
 type Level struct {
 	Type *TypeRef // the type this level checks
-	Omit vtag.Omit
+	Omit Omit
 	// Guarded is the index of the first check the omit keyword guards
 	// (checks before it run on every value).
 	Guarded int

@@ -44,7 +44,10 @@ func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics) *Rules {
 	for _, e := range errs {
 		diags.Errorf(tag.At(e.Offset), "validate: %s", e.Msg)
 	}
-	r := &Rules{Raw: tag, Syn: syn}
+	r := &Rules{Raw: tag, Skip: syn.Skip}
+	if syn.Root != nil {
+		r.StructOnly, r.NoStructLevel = syn.Root.StructOnly, syn.Root.NoStructLevel
+	}
 	if len(errs) > 0 || syn.Skip {
 		r.Root = &Level{Type: f.Type}
 		return r
@@ -52,6 +55,19 @@ func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics) *Rules {
 	rs := &resolver{owner: owner, field: f, tag: tag, diags: diags}
 	r.Root = rs.level(syn.Root, f.Type, false)
 	return r
+}
+
+// omitOf is the IR's name for the parser's omit keyword.
+func omitOf(o vtag.Omit) Omit {
+	switch o {
+	case vtag.OmitEmpty:
+		return OmitEmpty
+	case vtag.OmitNil:
+		return OmitNil
+	case vtag.OmitZero:
+		return OmitZero
+	}
+	return OmitNever
 }
 
 type resolver struct {
@@ -62,7 +78,7 @@ type resolver struct {
 }
 
 func (rs *resolver) level(sl *vtag.Level, t *TypeRef, dived bool) *Level {
-	lv := &Level{Type: t, Omit: sl.Omit, Pos: rs.tag.At(sl.OmitOffset)}
+	lv := &Level{Type: t, Omit: omitOf(sl.Omit), Pos: rs.tag.At(sl.OmitOffset)}
 	for i, c := range sl.Checks {
 		if i == sl.OmitIndex {
 			lv.Guarded = len(lv.Checks)
@@ -149,7 +165,7 @@ func (rs *resolver) use(term vtag.Term, name string, t *TypeRef, dived bool) *Us
 // refuses by their type); one no storable value meets is an error.
 func (rs *resolver) int64Range(u *Use) bool {
 	f, ok := u.Value.(float64)
-	if !ok || !beyondInt64(u.Type, f) {
+	if !ok || !BeyondInt64(u.Type, f) {
 		return true
 	}
 	name := u.Keyword.Name()
@@ -168,7 +184,7 @@ func (rs *resolver) int64Range(u *Use) bool {
 // contradictions reports bounds that no value can meet (min=5,max=3; or
 // gt=4,lt=5 on a length or an integer, where no whole number lies between).
 func (rs *resolver) contradictions(lv *Level) {
-	whole := valueKind(lv.Type) != KindFloat
+	whole := ValueKind(lv.Type) != KindFloat
 	var lo, hi *Use
 	var l, h float64
 	var lx, hx bool // exclusive bounds (floats only)

@@ -2,8 +2,6 @@ package model
 
 import (
 	"fmt"
-
-	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
 
 // RuntimeOnly is a check that no schema carries: validator enforces it at
@@ -29,7 +27,7 @@ func (m *Model) RuntimeOnlyAt() map[Pos]bool {
 }
 
 // fieldRuntimeOnly finds the checks of a field that no schema carries.
-func fieldRuntimeOnly(owner *Type, f *Field) []RuntimeOnly {
+func fieldRuntimeOnly(f *Field) []RuntimeOnly {
 	if f.Validate == nil || f.Validate.Root == nil {
 		return nil
 	}
@@ -40,7 +38,7 @@ func fieldRuntimeOnly(owner *Type, f *Field) []RuntimeOnly {
 			return
 		}
 		for _, c := range lv.Checks {
-			out = append(out, checkRuntimeOnly(owner, f, c, keys)...)
+			out = append(out, checkRuntimeOnly(f, c, keys)...)
 		}
 		level(lv.Keys, true)
 		level(lv.Dive, false)
@@ -51,10 +49,10 @@ func fieldRuntimeOnly(owner *Type, f *Field) []RuntimeOnly {
 
 // checkRuntimeOnly asks each keyword of a check whether a schema carries
 // it: a keyword of the runtime class never does; on map keys only those
-// with a CEL form over the key do; alternatives only when each one is a
-// plain schema keyword; and a keyword may say it cannot in its context
-// (ApplyContext.NotCarried).
-func checkRuntimeOnly(owner *Type, f *Field, c *Check, keys bool) []RuntimeOnly {
+// with a CEL form over the key do (Carry.OnKey); alternatives only when
+// each one is a plain schema keyword (no Carry.CRDRule); and a keyword may
+// say it cannot in its context (Carry.RuntimeOnly).
+func checkRuntimeOnly(f *Field, c *Check, keys bool) []RuntimeOnly {
 	var out []RuntimeOnly
 	alternatives := ""
 	for _, u := range c.Or {
@@ -63,19 +61,16 @@ func checkRuntimeOnly(owner *Type, f *Field, c *Check, keys bool) []RuntimeOnly 
 		case u.Keyword.Class() == Runtime:
 			one(fmt.Sprintf("validate: %q is enforced by the validator at run time only (%s)", u.Name, u.Keyword.Schema()))
 		case keys:
-			if _, ok := KeyExpr(u); !ok {
+			if !u.Keyword.Carry(u).OnKey {
 				one(fmt.Sprintf("validate: %q on map keys is enforced by the validator at run time only", u.Name))
 			}
 			continue
 		default:
-			self, parent := &apiext.JSONSchemaProps{}, &apiext.JSONSchemaProps{}
-			why := ""
-			ctx := &ApplyContext{Target: TargetCRD, Use: u, Self: self, Parent: parent, Owner: owner, Field: f, Diags: &Diagnostics{}, notCarried: func(w string) { why = w }}
-			dryApply(u, ctx)
-			if why != "" {
-				one(why)
+			carry := u.Keyword.Carry(u)
+			if carry.RuntimeOnly != "" {
+				one(carry.RuntimeOnly)
 			}
-			if len(c.Or) > 1 && alternatives == "" && (u.Keyword.Class() != Schema || len(self.XValidations) > 0 || len(parent.XValidations) > 0) {
+			if len(c.Or) > 1 && alternatives == "" && (u.Keyword.Class() != Schema || carry.CRDRule) {
 				alternatives = u.Name
 			}
 			continue
@@ -93,10 +88,10 @@ func checkRuntimeOnly(owner *Type, f *Field, c *Check, keys bool) []RuntimeOnly 
 // findRuntimeOnly records and warns every runtime-only check of the model.
 func (b *builder) findRuntimeOnly() {
 	for _, p := range b.pendingValidate {
-		if p.field.Validate == nil || p.field.Validate.Syn.Skip {
+		if p.field.Validate == nil || p.field.Validate.Skip {
 			continue
 		}
-		b.m.RuntimeOnly = append(b.m.RuntimeOnly, fieldRuntimeOnly(p.owner, p.field)...)
+		b.m.RuntimeOnly = append(b.m.RuntimeOnly, fieldRuntimeOnly(p.field)...)
 		if f := p.field; OptionalStruct(f) {
 			st := f.Type.Named.Name
 			b.m.RuntimeOnly = append(b.m.RuntimeOnly, RuntimeOnly{Pos: f.Validate.Root.Pos, Field: f, Why: fmt.Sprintf(
@@ -106,16 +101,5 @@ func (b *builder) findRuntimeOnly() {
 	}
 	for _, r := range b.m.RuntimeOnly {
 		b.m.Diags.Warnf(r.Pos, "%s", r.Why)
-	}
-}
-
-// dryApply applies a keyword to scratch schemas, to learn what it would
-// write. Load asks before it knows whether the rest of the model is sound
-// (a sibling field may have errors), so a keyword that cannot apply here
-// counts as applying nothing: the run reports the errors that caused it.
-func dryApply(u *Use, ctx *ApplyContext) {
-	defer func() { _ = recover() }()
-	if a, ok := u.Keyword.(Applier); ok {
-		a.Apply(ctx)
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/go-playground/validator/v10"
-
-	"github.com/modelgen/modelgen/model/vtag"
 )
 
 // The zero value decides what a schema must say: a missing field is the
@@ -21,12 +19,12 @@ import (
 // omitnil skips nil only, so it changes nothing on a string or a number.
 func GuardType(lv *Level) *TypeRef {
 	switch lv.Omit {
-	case vtag.OmitEmpty:
+	case OmitEmpty:
 		if lv.Type.Nillable() {
 			return nil
 		}
 		return lv.Type
-	case vtag.OmitZero:
+	case OmitZero:
 		return lv.Type.Deref()
 	}
 	return nil
@@ -51,7 +49,7 @@ func ZeroFails(f *Field) bool {
 	lv := f.Validate.Root
 	checks := lv.Checks
 	// omitnil on a value that cannot be nil skips nothing
-	if lv.Omit != vtag.OmitNever && (lv.Omit != vtag.OmitNil || lv.Type.Nillable()) {
+	if lv.Omit != OmitNever && (lv.Omit != OmitNil || lv.Type.Nillable()) {
 		checks = checks[:lv.Guarded]
 	}
 	// `required` after omitempty never sees a missing field
@@ -86,7 +84,7 @@ func ZeroFails(f *Field) bool {
 // then checks.
 func ArrayZeroFails(lv *Level) bool {
 	t := lv.Type
-	if t.Kind != KindSlice || t.Len <= 0 || lv.Dive == nil || lv.Omit != vtag.OmitNever {
+	if t.Kind != KindSlice || t.Len <= 0 || lv.Dive == nil || lv.Omit != OmitNever {
 		return false
 	}
 	tag := localTag(lv.Dive.Checks)
@@ -103,7 +101,7 @@ func structZeroFails(t *Type, depth int) bool {
 	for _, f := range t.Fields {
 		switch {
 		case f.Skip:
-		case f.Validate != nil && !f.Validate.Syn.Skip:
+		case f.Validate != nil && !f.Validate.Skip:
 			if ZeroFails(f) {
 				return true
 			}
@@ -202,7 +200,7 @@ func zeroOf(t *TypeRef) reflect.Value {
 // omitsZero reports an omit keyword that lets a zero value (not only nil)
 // past the checks: omitempty and omitzero.
 func omitsZero(lv *Level) bool {
-	return lv.Omit == vtag.OmitEmpty || lv.Omit == vtag.OmitZero
+	return lv.Omit == OmitEmpty || lv.Omit == OmitZero
 }
 
 // OptionalStruct reports a struct value (not a pointer) behind omitempty or
@@ -212,7 +210,7 @@ func omitsZero(lv *Level) bool {
 // required properties and CEL, which no anyOf branch may hold in a CRD), so
 // the schemas check its structure only and its rules are runtime-only.
 func OptionalStruct(f *Field) bool {
-	if f.Validate == nil || f.Validate.Syn.Skip || f.Validate.Root == nil {
+	if f.Validate == nil || f.Validate.Skip || f.Validate.Root == nil {
 		return false
 	}
 	lv := f.Validate.Root

@@ -28,9 +28,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 
-	"github.com/modelgen/modelgen/internal/ecma"
 	"github.com/modelgen/modelgen/internal/yamlout"
 	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/openapi/internal/ecma"
 	"github.com/modelgen/modelgen/schema"
 )
 

@@ -9,8 +9,8 @@ import (
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 
-	"github.com/modelgen/modelgen/internal/ecma"
 	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/openapi/internal/ecma"
 	"github.com/modelgen/modelgen/schema"
 )
 
@@ -22,7 +22,7 @@ import (
 //     not b]}: ogen refuses such anyOf ("sum types with same names"), and
 //     both generators leave a `not` to the server; "zero or a range" on a
 //     number becomes the bounds plus the gap as a `not` (zeroOrRange);
-//   - patterns are ECMA-262, as OpenAPI defines them (see internal/ecma);
+//   - patterns are ECMA-262, as OpenAPI defines them (see openapi/internal/ecma);
 //     one without an ECMA-262 form is left out, with a warning at the field;
 //   - an object without properties says additionalProperties: true, and
 //     time types with fractions of a second carry their Go layout.
@@ -69,6 +69,11 @@ func (b *docBuilder) shapeTree(s *apiext.JSONSchemaProps, pos model.Pos) {
 		s.Pattern = translated
 	}
 }
+
+// ECMAPattern is the ECMA-262 pattern the document carries for a Go (RE2)
+// pattern of the schemas, or an error when ECMA-262 cannot say it without
+// flags (the document then leaves the pattern out, and warns).
+func ECMAPattern(re2 string) (string, error) { return ecma.Translate(re2) }
 
 // foldSameKindAnyOf turns anyOf [a, b, ...] into not: {allOf: [not a, not
 // b, ...]} (the same set of values, by De Morgan) unless the branches

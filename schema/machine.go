@@ -2,12 +2,11 @@ package schema
 
 import (
 	"encoding/json"
-	"fmt"
-	"regexp"
 	"strings"
 
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/modelgen/modelgen/internal/mermaid"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -49,7 +48,7 @@ func MachineEnum(m *model.Machine) []apiext.JSON {
 }
 
 func describe(prop *apiext.JSONSchemaProps, m *model.Machine) {
-	diagram := Mermaid(m)
+	diagram := mermaid.StateDiagram(m)
 	if len(diagram) > maxDescribedDiagram {
 		return
 	}
@@ -154,14 +153,14 @@ func allowed(m *model.Machine) string {
 }
 
 // phaseField reads the phase property on base, escaped as the API server
-// expects (model.CELField; Load refuses a phase CEL cannot read).
+// expects (CELField; Load refuses a phase CEL cannot read).
 func phaseField(base string, m *model.Machine) string {
-	sel, _ := model.CELField(base, m.Field.JSONName)
+	sel, _ := CELField(base, m.Field.JSONName)
 	return sel
 }
 
 // fieldPath points the error at the phase property.
-func fieldPath(m *model.Machine) string { return model.CELFieldPath(m.Field.JSONName) }
+func fieldPath(m *model.Machine) string { return CELFieldPath(m.Field.JSONName) }
 
 func celString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
@@ -173,37 +172,4 @@ func celList(items []string) string {
 		quoted[i] = celString(s)
 	}
 	return "[" + strings.Join(quoted, ", ") + "]"
-}
-
-// simpleID is a state Mermaid accepts as its own identifier.
-var simpleID = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-
-// Mermaid renders a machine as a Mermaid stateDiagram-v2, without a code
-// fence: [*] points at the initial state, terminal states point at [*],
-// and guarded transitions carry [Guard] after the event.
-func Mermaid(m *model.Machine) string {
-	ids := map[string]string{}
-	var b strings.Builder
-	b.WriteString("stateDiagram-v2\n")
-	for i, s := range m.States {
-		ids[s.Value] = s.Value
-		if !simpleID.MatchString(s.Value) || s.Value == "state" || s.Value == "direction" {
-			ids[s.Value] = fmt.Sprintf("s%d", i)
-			fmt.Fprintf(&b, "    state %q as %s\n", s.Value, ids[s.Value])
-		}
-	}
-	fmt.Fprintf(&b, "    [*] --> %s\n", ids[m.Initial])
-	for _, t := range m.Transitions {
-		label := t.Event
-		if t.Guard != "" {
-			label += " [" + t.Guard + "]"
-		}
-		fmt.Fprintf(&b, "    %s --> %s: %s\n", ids[t.From], ids[t.To], label)
-	}
-	for _, s := range m.States {
-		if s.Terminal {
-			fmt.Fprintf(&b, "    %s --> [*]\n", ids[s.Value])
-		}
-	}
-	return b.String()
 }

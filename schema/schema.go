@@ -17,7 +17,6 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/model/vtag"
 )
 
 // Set holds the schemas of every type of a model for one target.
@@ -127,7 +126,7 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 	}
 	defer s.goTypes(t, sc)
 	for _, f := range t.Fields {
-		if f.Validate == nil || f.JSONName == "" || f.Skip || f.Validate.Syn.Skip {
+		if f.Validate == nil || f.JSONName == "" || f.Skip || f.Validate.Skip {
 			continue
 		}
 		prop, ok := sc.Properties[f.JSONName]
@@ -174,7 +173,7 @@ func (s *Set) goTypes(t *model.Type, sc *apiext.JSONSchemaProps) {
 // a zero element, fewer than N items fail: minItems N.
 func arrayLength(s *apiext.JSONSchemaProps, f *model.Field) {
 	t := f.Type.Deref()
-	if t == nil || t.Kind != model.KindSlice || t.Len <= 0 || s.Type != "array" || f.Validate == nil || f.Validate.Syn.Skip {
+	if t == nil || t.Kind != model.KindSlice || t.Len <= 0 || s.Type != "array" || f.Validate == nil || f.Validate.Skip {
 		return
 	}
 	if lv := f.Validate.Root; lv.Type.Kind == model.KindSlice && model.ArrayZeroFails(lv) {
@@ -251,7 +250,7 @@ func typeRange(s *apiext.JSONSchemaProps, t *model.TypeRef) {
 func markNullable(t *model.Type, sc *apiext.JSONSchemaProps) {
 	markNullableIf(t, sc, func(f *model.Field) bool {
 		// validator rejects nil: so does the contract
-		return f.Validate == nil || f.Validate.Syn.Skip || !model.ZeroFails(f)
+		return f.Validate == nil || f.Validate.Skip || !model.ZeroFails(f)
 	})
 }
 
@@ -284,11 +283,11 @@ func explicitPresence(f *model.Field) bool {
 // wrapped so that the zero value passes, as validator skips them.
 func (s *Set) applyLevel(owner *model.Type, f *model.Field, parent, self *apiext.JSONSchemaProps, lv *model.Level) {
 	guarded := lv.Guarded
-	if lv.Omit == vtag.OmitNever {
+	if lv.Omit == model.OmitNever {
 		guarded = len(lv.Checks)
 	}
 	s.applyChecks(owner, f, parent, self, lv, lv.Checks[:guarded], "", false)
-	s.applyChecks(owner, f, parent, self, lv, lv.Checks[guarded:], zeroGuard(lv), lv.Omit != vtag.OmitNil || lv.Type.Nillable())
+	s.applyChecks(owner, f, parent, self, lv, lv.Checks[guarded:], zeroGuard(lv), lv.Omit != model.OmitNil || lv.Type.Nillable())
 	s.applyChildren(owner, f, self, lv)
 }
 
@@ -301,7 +300,7 @@ func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiex
 	inner := apiext.JSONSchemaProps{}
 	scratchParent := &apiext.JSONSchemaProps{}
 	for _, c := range checks {
-		ctx := &model.ApplyContext{Target: s.Target, Self: &inner, Parent: scratchParent, Owner: owner, Field: f, Diags: &s.Diags}
+		ctx := &applyContext{Target: s.Target, Self: &inner, Parent: scratchParent, Owner: owner, Field: f, Diags: &s.Diags}
 		if len(c.Or) == 1 {
 			s.apply(ctx, c.Or[0])
 			continue
@@ -316,7 +315,7 @@ func (s *Set) applyChecks(owner *model.Type, f *model.Field, parent, self *apiex
 			} else if omitted && lv.Type.Nillable() {
 				// omitempty skips a nil pointer, slice or map: a missing field
 				r.Rule = "!has(" + celSelf(f) + ") || (" + r.Rule + ")"
-			} else if nz, ok := model.CELNonZero(celSelf(f), lv.Type); omitted && ok && lv.Type.Kind == model.KindStruct {
+			} else if nz, ok := CELNonZero(celSelf(f), lv.Type); omitted && ok && lv.Type.Kind == model.KindStruct {
 				// omitempty skips a struct whose fields are all zero
 				r.Rule = "!has(" + celSelf(f) + ") || !" + nz + " || (" + r.Rule + ")"
 			}
@@ -345,16 +344,14 @@ func (s *Set) applyChildren(owner *model.Type, f *model.Field, self *apiext.JSON
 	}
 }
 
-func (s *Set) apply(ctx *model.ApplyContext, u *model.Use) {
+func (s *Set) apply(ctx *applyContext, u *model.Use) {
 	ctx.Use = u
-	if a, ok := u.Keyword.(model.Applier); ok {
-		a.Apply(ctx)
-	}
+	lower(ctx)
 }
 
 // applyAlternatives turns `a|b` into anyOf; alternatives that need CEL or
 // run time only make the whole check run time only.
-func (s *Set) applyAlternatives(ctx *model.ApplyContext, c *model.Check) {
+func (s *Set) applyAlternatives(ctx *applyContext, c *model.Check) {
 	var subs []apiext.JSONSchemaProps
 	for _, u := range c.Or {
 		sub := apiext.JSONSchemaProps{}
@@ -401,10 +398,9 @@ func zeroGuard(lv *model.Level) string {
 	return ""
 }
 
-// celSelf reads the field on the parent (see model.CELField).
+// celSelf reads the field on the parent (see CELField).
 func celSelf(f *model.Field) string {
-	sel, _ := model.CELField("self", f.JSONName)
-	return sel
+	return selfProp(f.JSONName)
 }
 
 // merge copies the validations in inner onto self. When omitempty lets the

@@ -114,7 +114,7 @@ func (s *Set) unvalidatedFields(t *model.Type, sc *apiext.JSONSchemaProps) {
 			continue
 		}
 		switch {
-		case f.Validate != nil && (f.Validate.Syn.Skip || f.Validate.Syn.Root.StructOnly || f.Validate.Syn.Root.NoStructLevel):
+		case f.Validate != nil && (f.Validate.Skip || f.Validate.StructOnly || f.Validate.NoStructLevel):
 			s.toBare(&prop, t)
 		case model.OptionalStruct(f):
 			// runtime only: "zero, or valid" has no schema

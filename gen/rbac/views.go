@@ -15,6 +15,7 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi"
+	"github.com/modelgen/modelgen/schema"
 )
 
 // views renders, for each package that asks for them (roleViews in
@@ -170,7 +171,7 @@ const ruleName = "x-kubernetes-validations"
 // dropRulesReading removes the CEL rules that read a property the view
 // hides: in the view they would not compile, and the role could not
 // satisfy them anyway. A rule reads a property through self, oldSelf or
-// oldSelf.value(), with the name escaped as model.CELField writes it.
+// oldSelf.value(), with the name escaped as schema.CELField writes it.
 func dropRulesReading(s *openapi3.Schema, hidden []string) {
 	rules, ok := s.Extensions[ruleName].([]any)
 	if !ok || len(hidden) == 0 {
@@ -178,7 +179,7 @@ func dropRulesReading(s *openapi3.Schema, hidden []string) {
 	}
 	var alts []string
 	for _, name := range hidden {
-		if sel, ok := model.CELField("", name); ok {
+		if sel, ok := schema.CELField("", name); ok {
 			alts = append(alts, regexp.QuoteMeta(sel))
 		}
 	}

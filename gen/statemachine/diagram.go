@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/modelgen/modelgen/internal/mermaid"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/schema"
 )
 
 // markdown is the diagram page written into the package's docs directory.
@@ -15,7 +15,7 @@ func markdown(m *model.Machine) []byte {
 	fmt.Fprintf(&b, "# %s state machine\n\n", m.Name)
 	fmt.Fprintf(&b, "The lifecycle of `%s.%s` (JSON `%s`), declared by its `state` tag:\n\n", m.Owner.Name, m.Field.GoName, m.Field.JSONName)
 	fmt.Fprintf(&b, "```\n%s\n```\n\n", m.Tag.Value)
-	fmt.Fprintf(&b, "```mermaid\n%s```\n\n", schema.Mermaid(m))
+	fmt.Fprintf(&b, "```mermaid\n%s```\n\n", mermaid.StateDiagram(m))
 	b.WriteString("| From | Event | To | Guard |\n|---|---|---|---|\n")
 	for _, t := range m.Transitions {
 		guard := t.Guard

@@ -125,7 +125,7 @@ func visit(t *model.Type, goPath, jsonPath []string, seen map[*model.Type]bool, 
 			}
 		}
 		fn(f, gp, jp)
-		if f.Validate != nil && f.Validate.Syn.Skip {
+		if f.Validate != nil && f.Validate.Skip {
 			continue
 		}
 		inner, plain := innerStruct(f.Type)

@@ -1,4 +1,4 @@
-package model
+package schema
 
 import (
 	"regexp"
@@ -14,7 +14,7 @@ import (
 // `namespace` becomes `__in__`, `-` `__dash__`, `.` `__dot__`, `/`
 // `__slash__` and `__` `__underscores__`. A name with any other character,
 // or starting with a digit, is not declared at all: no rule can read it,
-// and CELReadable says so.
+// and model.CELReadable says so (Load refuses a rule on such a name).
 
 // CELField is the selection of the JSON property name on base ("self",
 // "oldSelf.value()"...), escaped as the API server expects; ok is false
@@ -22,21 +22,9 @@ import (
 func CELField(base, name string) (sel string, ok bool) {
 	escaped, ok := apiservercel.Escape(name)
 	if !ok {
-		return base + "[" + celString(name) + "]", false
+		return base + "[" + celQuote(name) + "]", false
 	}
 	return base + "." + escaped, true
-}
-
-// CELReadable reports whether CEL rules can read a property of that name.
-func CELReadable(name string) bool {
-	_, ok := apiservercel.Escape(name)
-	return ok
-}
-
-// CELUnreadable is the message for a property CEL rules cannot read.
-func CELUnreadable(name string) string {
-	return "the API server's CEL cannot read a property named " + celString(name) +
-		" (it sees only names of letters, digits, '_', '.', '-' and '/' that do not start with a digit)"
 }
 
 // CELFieldPath is the fieldPath of a validation rule that points at a
@@ -49,8 +37,8 @@ func CELFieldPath(name string) string {
 	return "['" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(name) + "']"
 }
 
-// celSelf is self.<name>, escaped (see CELField).
-func celSelf(name string) string {
+// selfProp is self.<name>, escaped (see CELField).
+func selfProp(name string) string {
 	sel, _ := CELField("self", name)
 	return sel
 }

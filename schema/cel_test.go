@@ -1,9 +1,10 @@
-package model_test
+package schema_test
 
 import (
 	"testing"
 
 	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/schema"
 )
 
 // TestCELField: property names are escaped as the API server declares them
@@ -21,7 +22,7 @@ func TestCELField(t *testing.T) {
 		"e__f":      "self.e__underscores__f",
 		"_private":  "self._private",
 	} {
-		if got, ok := model.CELField("self", name); !ok || got != want {
+		if got, ok := schema.CELField("self", name); !ok || got != want {
 			t.Errorf("CELField(self, %q) = %q, %v; want %q", name, got, ok, want)
 		}
 		if !model.CELReadable(name) {
@@ -29,7 +30,7 @@ func TestCELField(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"", "first name", "4th", "it's", "a:b", "$ref", "naïve"} {
-		if _, ok := model.CELField("self", name); ok || model.CELReadable(name) {
+		if _, ok := schema.CELField("self", name); ok || model.CELReadable(name) {
 			t.Errorf("%q: readable, but the API server hides it from CEL", name)
 		}
 	}
@@ -44,7 +45,7 @@ func TestCELFieldPath(t *testing.T) {
 		"it's":    `['it\'s']`,
 		"back\\s": `['back\\s']`,
 	} {
-		if got := model.CELFieldPath(name); got != want {
+		if got := schema.CELFieldPath(name); got != want {
 			t.Errorf("CELFieldPath(%q) = %s, want %s", name, got, want)
 		}
 	}

@@ -1,0 +1,91 @@
+package model
+
+import "sort"
+
+// The registry: every baked-in keyword of validator v10.30 the generator
+// understands, each a typed definition (keywords_*.go). Families share a Go
+// type; each registered value is one keyword. It is built once, from the
+// one list in newRegistry, when the package is initialized; nothing else
+// adds to it.
+var registry = newRegistry()
+
+// keywordTable is the registry under construction, by name.
+type keywordTable map[string]Keyword
+
+func newRegistry() keywordTable {
+	t := keywordTable{}
+	t.add(
+		structural{"omitempty", "the zero value (nil for slices, maps and pointers) skips the other checks"},
+		structural{"omitnil", "nil skips the other checks"},
+		structural{"omitzero", "the zero value skips the other checks"},
+		structural{"dive", "the checks after it apply to each element (or map value)"},
+		structural{"keys", "after dive: the checks up to endkeys apply to map keys"},
+		structural{"endkeys", "ends a keys block"},
+		structural{"structonly", "validates a struct field's own tag only, not its fields"},
+		structural{"nostructlevel", "skips struct-level validation functions"},
+		required{},
+	)
+	for _, op := range []string{"len", "min", "max", "eq", "ne", "lt", "lte", "gt", "gte"} {
+		t.add(bound{op})
+	}
+	t.add(regexKeywords()...)
+	t.add(
+		oneOf{"oneof", false}, oneOf{"noneof", true},
+		foldOneOf{"oneofci", false}, foldOneOf{"noneofci", true},
+		unique{},
+		boolean{},
+		strMatch{"contains", "contains the text"}, strMatch{"containsany", "contains any of the characters"},
+		strMatch{"containsrune", "contains the rune"}, strMatch{"excludes", "does not contain the text"},
+		strMatch{"excludesall", "contains none of the characters"}, strMatch{"excludesrune", "does not contain the rune"},
+		strMatch{"startswith", "starts with the text"}, strMatch{"endswith", "ends with the text"},
+		strMatch{"startsnotwith", "does not start with the text"}, strMatch{"endsnotwith", "does not end with the text"},
+		celFormat{"ip", "isIP(self)", "an IP address"},
+		celFormat{"ipv4", "isIP(self) && ip(self).family() == 4", "an IPv4 address"},
+		celFormat{"ipv6", "isIP(self) && ip(self).family() == 6", "an IPv6 address"},
+		celFormat{"cidr", "isCIDR(self)", "a CIDR"},
+		celFormat{"cidrv4", "isCIDR(self) && cidr(self).ip().family() == 4 && cidr(self).ip() == cidr(self).masked().ip()", "an IPv4 CIDR with no host bits set"},
+		celFormat{"cidrv6", "isCIDR(self) && cidr(self).ip().family() == 6", "an IPv6 CIDR"},
+	)
+	for _, op := range []string{"eqfield", "nefield", "gtfield", "gtefield", "ltfield", "ltefield"} {
+		t.add(fieldCompare{op})
+	}
+	for _, name := range []string{"required_if", "required_unless", "required_with", "required_with_all", "required_without", "required_without_all",
+		"excluded_if", "excluded_unless", "excluded_with", "excluded_with_all", "excluded_without", "excluded_without_all"} {
+		t.add(conditional{name})
+	}
+	t.addRuntimeOnly()
+	return t
+}
+
+// add registers keywords; a name registered twice is a bug in the list.
+func (t keywordTable) add(ks ...Keyword) {
+	for _, k := range ks {
+		if _, dup := t[k.Name()]; dup {
+			panic("modelgen: keyword registered twice: " + k.Name())
+		}
+		t[k.Name()] = k
+	}
+}
+
+// Aliases are validator's baked-in aliases, expanded the way validator does.
+var Aliases = map[string]string{
+	"iscolor":         "hexcolor|rgb|rgba|hsl|hsla|cmyk",
+	"country_code":    "iso3166_1_alpha2|iso3166_1_alpha3|iso3166_1_alpha_numeric",
+	"eu_country_code": "iso3166_1_alpha2_eu|iso3166_1_alpha3_eu|iso3166_1_alpha_numeric_eu",
+}
+
+// Lookup finds a keyword by name.
+func Lookup(name string) (Keyword, bool) {
+	k, ok := registry[name]
+	return k, ok
+}
+
+// Keywords returns every registered keyword sorted by name.
+func Keywords() []Keyword {
+	out := make([]Keyword, 0, len(registry))
+	for _, k := range registry {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
