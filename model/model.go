@@ -91,6 +91,10 @@ type Type struct {
 	// pointer (promoted ones included), sorted: generated names must not
 	// clash with them.
 	Methods []string
+	// Go is the type as Go sees it (its fields, unexported ones included,
+	// how to spell them, how to compare them), for backends that generate
+	// Go code over the type's values.
+	Go *GoType
 }
 
 // QualifiedName is "pkgname.Name".

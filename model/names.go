@@ -5,129 +5,18 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
-// MachineNames are the Go identifiers generated for one machine (by
-// gen/statemachine). The package-level ones start with the machine's name
-// (the phase type's), so two machines of one package cannot collide; the
-// methods go on the owning struct. Load checks them against each other, the
-// owner's fields and methods, the methods other backends generate and the
-// package's own declarations, so generated code always compiles.
-type MachineNames struct {
-	m *Machine
-
-	Event      string // PaymentPhaseEvent
-	Transition string // PaymentPhaseTransition
-	Hooks      string // PaymentPhaseHooks
-	NoHooks    string // PaymentPhaseNoHooks
-	Machine    string // PaymentPhaseMachine (the accessor)
-	MachineVar string // paymentPhaseMachine
-	Adapter    string // paymentPhaseHookAdapter
-
-	Fire        string // FirePhase
-	Transitions string // PhaseTransitions
-	Init        string // InitPhase
-}
-
-// Names returns the generated identifiers of the machine.
-func (m *Machine) Names() MachineNames {
-	n, f := m.Name, m.Field.GoName
-	return MachineNames{
-		m:           m,
-		Event:       n + "Event",
-		Transition:  n + "Transition",
-		Hooks:       n + "Hooks",
-		NoHooks:     n + "NoHooks",
-		Machine:     n + "Machine",
-		MachineVar:  lowerFirst(n) + "Machine",
-		Adapter:     lowerFirst(n) + "HookAdapter",
-		Fire:        "Fire" + f,
-		Transitions: f + "Transitions",
-		Init:        "Init" + f,
-	}
-}
-
-// EventConst is the constant of an event: PaymentPhaseEventAuthorize.
-func (n MachineNames) EventConst(event string) string { return n.Event + event }
-
-// GeneratedMethods are the methods other backends generate on a struct of
-// the model (gen/deepcopy): an event or field named like one breaks the
-// package.
-var GeneratedMethods = []string{"DeepCopy", "DeepCopyInto", "DeepCopyObject"}
-
-// methods lists every method generated on the owner with the tag offset that
-// caused it (for collision messages).
-func (n MachineNames) methods() map[string]int {
-	out := map[string]int{n.Fire: 0, n.Transitions: 0, n.Init: 0}
-	for _, t := range n.m.Transitions {
-		for _, name := range []string{t.Event, t.Event + "With", "Can" + t.Event} {
-			if _, ok := out[name]; !ok {
-				out[name] = t.EventOff
-			}
-		}
-	}
-	return out
-}
-
-// packageLevel lists the package-level identifiers generated for the machine.
-func (n MachineNames) packageLevel() []string {
-	out := []string{n.Event, n.Transition, n.Hooks, n.NoHooks, n.Machine, n.MachineVar, n.Adapter}
-	for _, e := range n.m.Events {
-		out = append(out, n.EventConst(e))
-	}
-	return out
-}
-
-// collisions reports generated identifiers that collide with a field or a
-// method of the owner, with a method another backend generates, with a
-// declaration of the package, or with each other (an event named like a
-// helper).
-func (n MachineNames) collisions() Diagnostics {
-	var diags Diagnostics
-	m := n.m
-	methods := n.methods()
-	for _, f := range m.Owner.Fields {
-		if off, ok := methods[f.GoName]; ok {
-			diags.Errorf(m.Tag.At(off), "state: the generated method %s.%s would collide with its field %s; rename the event", m.Owner.Name, f.GoName, f.GoName)
-		}
-	}
-	for _, name := range sortedKeys(methods) {
-		off := methods[name]
-		switch {
-		case contains(GeneratedMethods, name):
-			diags.Errorf(m.Tag.At(off), "state: the generated method %s.%s would collide with the deepcopy method of that name (DeepCopy, DeepCopyInto and DeepCopyObject are reserved); rename the event", m.Owner.Name, name)
-		case contains(m.Owner.Methods, name):
-			diags.Errorf(m.Tag.At(off), "state: the generated method %s.%s would collide with the method %s declared on %s; rename the event or the method", m.Owner.Name, name, name, m.Owner.Name)
-		}
-	}
-	reported := map[string]bool{}
-	for _, t := range m.Transitions {
-		for _, helper := range []string{n.Fire, n.Transitions, n.Init} {
-			if t.Event == helper || t.Event+"With" == helper || "Can"+t.Event == helper {
-				diags.Errorf(m.Tag.At(t.EventOff), "state: event %s would generate a method named like the helper %s.%s; rename the event", t.Event, m.Owner.Name, helper)
-			}
-		}
-		for _, o := range m.Events {
-			if (o+"With" == t.Event || "Can"+o == t.Event) && !reported[t.Event+" "+o] {
-				reported[t.Event+" "+o] = true // once, whatever the number of transitions the event has
-				diags.Errorf(m.Tag.At(t.EventOff), "state: event %s collides with the method generated for event %s; rename one", t.Event, o)
-			}
-		}
-	}
-	for _, name := range n.packageLevel() {
-		if pos, ok := m.Owner.Pkg.declared(name); ok {
-			diags.Errorf(m.Tag.At(0), "state: the generated identifier %s would collide with the declaration at %s; rename that declaration or the phase type %s", name, pos, m.Name)
-		}
-	}
-	return diags
-}
-
-// declared finds a package-level declaration outside generated files.
-func (p *Package) declared(name string) (Pos, bool) {
+// Declared finds a package-level declaration of name in the package as
+// Load type-checked it, leaving out the files named zz_generated.* (what
+// modelgen or controller-gen generated; the run replaces them, so what they
+// declare never clashes with what it generates). It is the one check a
+// backend makes before it generates a package-level identifier; the
+// type-check of the generated code (Compile) still catches any clash it
+// lets through.
+func (p *Package) Declared(name string) (Pos, bool) {
 	if p.Loaded == nil || p.Loaded.Types == nil {
 		return Pos{}, false
 	}
@@ -161,56 +50,5 @@ func methodsOf(p *loader.Package, obj *types.TypeName) []string {
 		out = append(out, fn.Name())
 	}
 	sort.Strings(out)
-	return out
-}
-
-// checkNames reports the name clashes of every machine of the model.
-func checkNames(m *Model) Diagnostics {
-	var diags Diagnostics
-	for _, mc := range m.Machines {
-		diags.Add(mc.Names().collisions())
-	}
-	return diags
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func lowerFirst(s string) string {
-	r, size := utf8.DecodeRuneInString(s)
-	// keep initialisms readable: SLAPhase -> slaPhase
-	upper := 0
-	for _, c := range s {
-		if !unicode.IsUpper(c) {
-			break
-		}
-		upper++
-	}
-	if rs := []rune(s); upper > 1 && upper < len(rs) {
-		return string(toLower(string(rs[:upper-1]))) + string(rs[upper-1:])
-	}
-	return string(unicode.ToLower(r)) + s[size:]
-}
-
-func toLower(s string) []rune {
-	var out []rune
-	for _, c := range s {
-		out = append(out, unicode.ToLower(c))
-	}
 	return out
 }

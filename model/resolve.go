@@ -9,6 +9,7 @@ import (
 
 // finish resolves validate tags (now that every type is known) and sorts.
 func (b *builder) finish() {
+	goTypes(b.m)
 	b.checkShapes()
 	for _, p := range b.pendingValidate {
 		p.field.Validate = resolveTag(p.owner, p.field, p.tag, &b.m.Diags)
@@ -25,7 +26,6 @@ func (b *builder) finish() {
 		mc.Field.Machine = mc
 	}
 	b.m.Machines = machines
-	b.m.Diags.Add(checkNames(b.m))
 	access, diags := resolveAccess(b.m)
 	b.m.Diags.Add(diags)
 	b.m.Access = access

@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
-	rbacgen "github.com/modelgen/modelgen/gen/rbac"
+	"github.com/modelgen/modelgen/gen/internal/filtered"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -41,7 +41,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			continue
 		}
 		dir := filepath.Join(pk.ModDir, dirOf(cfg))
-		for _, tr := range rbacgen.Entries(c.Model.Access, pk) {
+		for _, tr := range filtered.Entries(c.Model.Access, pk) {
 			t := tr.Type
 			if !t.Root || t.Resource == nil {
 				continue
@@ -86,7 +86,7 @@ func KindOf(tr *model.TypeAccess) Kind {
 			segs = append(segs, f.Field.JSONName)
 		}
 	}
-	k := Kind{TypeName: rbacgen.TableName(t), TenantPath: tr.Table[tr.Tenant].Path, TenantSegments: segs, Group: t.Pkg.Group, Version: t.Pkg.Version}
+	k := Kind{TypeName: filtered.TableName(t), TenantPath: tr.Table[tr.Tenant].Path, TenantSegments: segs, Group: t.Pkg.Group, Version: t.Pkg.Version}
 	if t.Resource != nil {
 		k.Plural, k.Status = t.Resource.Plural, t.Resource.Status
 	}

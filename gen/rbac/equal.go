@@ -2,11 +2,11 @@ package rbac
 
 import (
 	"fmt"
-	"go/types"
 	"path"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/modelgen/modelgen/model"
 )
 
 // equalizer writes the comparisons of leaf fields without reflection: ==
@@ -29,7 +29,7 @@ func newEqualizer(g *goFile) *equalizer {
 
 // notEqual renders a boolean expression that holds when two addressable
 // values differ.
-func (e *equalizer) notEqual(a, b *jen.Statement, t types.Type) (jen.Code, error) {
+func (e *equalizer) notEqual(a, b *jen.Statement, t *model.GoType) (jen.Code, error) {
 	if _, hasEqual := equalMethod(t); !hasEqual && valueComparable(t) {
 		return a.Clone().Op("!=").Add(b), nil
 	}
@@ -42,7 +42,7 @@ func (e *equalizer) notEqual(a, b *jen.Statement, t types.Type) (jen.Code, error
 
 // equalElems compares what two non-nil pointers point to. An Equal method
 // that takes a pointer gets the pointers themselves, not &(*b).
-func (e *equalizer) equalElems(a, b *jen.Statement, elem types.Type) (jen.Code, error) {
+func (e *equalizer) equalElems(a, b *jen.Statement, elem *model.GoType) (jen.Code, error) {
 	if ptrArg, ok := equalMethod(elem); ok && ptrArg {
 		return a.Clone().Dot("Equal").Call(b.Clone()), nil
 	}
@@ -50,7 +50,7 @@ func (e *equalizer) equalElems(a, b *jen.Statement, elem types.Type) (jen.Code, 
 }
 
 // equal renders a boolean expression comparing two addressable values.
-func (e *equalizer) equal(a, b *jen.Statement, t types.Type) (jen.Code, error) {
+func (e *equalizer) equal(a, b *jen.Statement, t *model.GoType) (jen.Code, error) {
 	if t == nil {
 		return nil, fmt.Errorf("no type information")
 	}
@@ -63,24 +63,24 @@ func (e *equalizer) equal(a, b *jen.Statement, t types.Type) (jen.Code, error) {
 	if valueComparable(t) {
 		return a.Clone().Op("==").Add(b), nil
 	}
-	switch u := t.Underlying().(type) {
-	case *types.Pointer:
-		inner, err := e.equalElems(a, b, u.Elem())
+	switch u := t.Underlying(); u.Kind {
+	case model.GoPointer:
+		inner, err := e.equalElems(a, b, u.Elem)
 		if err != nil {
 			return nil, err
 		}
 		return jen.Parens(jen.Parens(a.Clone().Op("==").Nil()).Op("==").Parens(b.Clone().Op("==").Nil()).Op("&&").
 			Parens(a.Clone().Op("==").Nil().Op("||").Add(inner))), nil
-	case *types.Slice:
-		if valueComparable(u.Elem()) {
+	case model.GoSlice:
+		if valueComparable(u.Elem) {
 			return jen.Qual("slices", "Equal").Call(a, b), nil
 		}
-	case *types.Map:
-		if valueComparable(u.Elem()) {
+	case model.GoMap:
+		if valueComparable(u.Elem) {
 			return jen.Qual("maps", "Equal").Call(a, b), nil
 		}
-	case *types.Interface, *types.Chan, *types.Signature:
-		return nil, fmt.Errorf("cannot compare %s without reflection; give the field a type with an Equal method", t)
+	case model.GoInterface, model.GoChan, model.GoFunc:
+		return nil, fmt.Errorf("cannot compare %s without reflection; give the field a type with an Equal method", t.String)
 	}
 	name, err := e.helper(t)
 	if err != nil {
@@ -91,8 +91,8 @@ func (e *equalizer) equal(a, b *jen.Statement, t types.Type) (jen.Code, error) {
 
 // helper returns the name of the generated function comparing two values of
 // t, generating it the first time.
-func (e *equalizer) helper(t types.Type) (string, error) {
-	key := t.String()
+func (e *equalizer) helper(t *model.GoType) (string, error) {
+	key := t.String
 	if name, ok := e.names[key]; ok {
 		return name, nil
 	}
@@ -113,14 +113,13 @@ func (e *equalizer) helper(t types.Type) (string, error) {
 	return name, nil
 }
 
-func (e *equalizer) body(t types.Type) ([]jen.Code, error) {
+func (e *equalizer) body(t *model.GoType) ([]jen.Code, error) {
 	falseIf := func(differ jen.Code) jen.Code {
 		return jen.If(differ).Block(jen.Return(jen.False()))
 	}
-	switch u := t.Underlying().(type) {
-	case *types.Slice, *types.Array:
-		elem := u.(interface{ Elem() types.Type }).Elem()
-		inner, err := e.notEqual(jen.Id("a").Index(jen.Id("i")), jen.Id("b").Index(jen.Id("i")), elem)
+	switch u := t.Underlying(); u.Kind {
+	case model.GoSlice, model.GoArray:
+		inner, err := e.notEqual(jen.Id("a").Index(jen.Id("i")), jen.Id("b").Index(jen.Id("i")), u.Elem)
 		if err != nil {
 			return nil, err
 		}
@@ -129,8 +128,8 @@ func (e *equalizer) body(t types.Type) ([]jen.Code, error) {
 			jen.For(jen.Id("i").Op(":=").Range().Id("a")).Block(falseIf(inner)),
 			jen.Return(jen.True()),
 		}, nil
-	case *types.Map:
-		inner, err := e.notEqual(jen.Id("va"), jen.Id("vb"), u.Elem())
+	case model.GoMap:
+		inner, err := e.notEqual(jen.Id("va"), jen.Id("vb"), u.Elem)
 		if err != nil {
 			return nil, err
 		}
@@ -143,20 +142,19 @@ func (e *equalizer) body(t types.Type) ([]jen.Code, error) {
 			),
 			jen.Return(jen.True()),
 		}, nil
-	case *types.Struct:
+	case model.GoStruct:
 		return e.structBody(t, u)
 	}
-	return nil, fmt.Errorf("cannot compare %s without reflection", t)
+	return nil, fmt.Errorf("cannot compare %s without reflection", t.String)
 }
 
-func (e *equalizer) structBody(t types.Type, st *types.Struct) ([]jen.Code, error) {
+func (e *equalizer) structBody(t, st *model.GoType) ([]jen.Code, error) {
 	var body []jen.Code
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		if !f.Exported() && !e.local(f.Pkg()) {
-			return nil, fmt.Errorf("cannot compare %s without reflection: it has unexported fields, no Equal method, and == does not compare it by value", t)
+	for _, f := range st.Fields {
+		if !f.Exported && !e.local(f.PkgPath) {
+			return nil, fmt.Errorf("cannot compare %s without reflection: it has unexported fields, no Equal method, and == does not compare it by value", t.String)
 		}
-		inner, err := e.notEqual(jen.Id("a").Dot(f.Name()), jen.Id("b").Dot(f.Name()), f.Type())
+		inner, err := e.notEqual(jen.Id("a").Dot(f.Name), jen.Id("b").Dot(f.Name), f.Type)
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +163,8 @@ func (e *equalizer) structBody(t types.Type, st *types.Struct) ([]jen.Code, erro
 	return append(body, jen.Return(jen.True())), nil
 }
 
-func (e *equalizer) local(p *types.Package) bool { return p != nil && p.Path() == e.g.pkg.Path }
+// local reports the generated file's own package.
+func (e *equalizer) local(pkgPath string) bool { return pkgPath != "" && pkgPath == e.g.pkg.Path }
 
 // emit adds the generated comparison functions to the file, in the order
 // they were first needed.
@@ -178,98 +177,92 @@ func (e *equalizer) emit(f *jen.File) {
 
 // mangle names a type for a function name: metav1.Condition ->
 // Slice_v1_Condition for []metav1.Condition.
-func (e *equalizer) mangle(t types.Type) string {
-	switch x := types.Unalias(t).(type) {
-	case *types.Named:
-		p := x.Obj().Pkg()
-		if e.local(p) || p == nil {
-			return x.Obj().Name()
+func (e *equalizer) mangle(t *model.GoType) string {
+	switch x := t.Unalias(); x.Kind {
+	case model.GoNamed:
+		if e.local(x.PkgPath) || x.PkgPath == "" {
+			return x.Name
 		}
-		name := p.Name()
-		if versionElem.MatchString(path.Base(p.Path())) {
-			name = path.Base(path.Dir(p.Path())) + path.Base(p.Path())
+		name := x.PkgName
+		if versionElem.MatchString(path.Base(x.PkgPath)) {
+			name = path.Base(path.Dir(x.PkgPath)) + path.Base(x.PkgPath)
 		}
-		return "_" + name + "_" + x.Obj().Name()
-	case *types.Basic:
-		return x.Name()
-	case *types.Pointer:
-		return "Ptr" + e.mangle(x.Elem())
-	case *types.Slice:
-		return "Slice" + e.mangle(x.Elem())
-	case *types.Array:
-		return fmt.Sprintf("Array%d%s", x.Len(), e.mangle(x.Elem()))
-	case *types.Map:
-		return "Map" + e.mangle(x.Key()) + "_" + e.mangle(x.Elem())
+		return "_" + name + "_" + x.Name
+	case model.GoBasic:
+		return x.Name
+	case model.GoPointer:
+		return "Ptr" + e.mangle(x.Elem)
+	case model.GoSlice:
+		return "Slice" + e.mangle(x.Elem)
+	case model.GoArray:
+		return fmt.Sprintf("Array%d%s", x.Len, e.mangle(x.Elem))
+	case model.GoMap:
+		return "Map" + e.mangle(x.Key) + "_" + e.mangle(x.Elem)
 	}
 	return "Struct"
 }
 
-// typeCode spells a type in the generated package.
-func (e *equalizer) typeCode(t types.Type) (*jen.Statement, error) {
-	switch x := t.(type) {
-	case *types.Alias:
-		obj := x.Obj()
-		if obj.Pkg() == nil {
-			return jen.Id(obj.Name()), nil
-		}
-		return e.named(obj, x.TypeArgs())
-	case *types.Named:
-		return e.named(x.Obj(), x.TypeArgs())
-	case *types.Basic:
-		return jen.Id(x.Name()), nil
-	case *types.Pointer:
-		elem, err := e.typeCode(x.Elem())
+// typeCode spells a type in the generated package (an alias by its own
+// name).
+func (e *equalizer) typeCode(t *model.GoType) (*jen.Statement, error) {
+	switch t.Kind {
+	case model.GoAlias, model.GoNamed:
+		return e.named(t)
+	case model.GoBasic:
+		return jen.Id(t.Name), nil
+	case model.GoPointer:
+		elem, err := e.typeCode(t.Elem)
 		return jen.Op("*").Add(elem), err
-	case *types.Slice:
-		elem, err := e.typeCode(x.Elem())
+	case model.GoSlice:
+		elem, err := e.typeCode(t.Elem)
 		return jen.Index().Add(elem), err
-	case *types.Array:
-		elem, err := e.typeCode(x.Elem())
-		return jen.Index(jen.Lit(int(x.Len()))).Add(elem), err
-	case *types.Map:
-		key, err := e.typeCode(x.Key())
+	case model.GoArray:
+		elem, err := e.typeCode(t.Elem)
+		return jen.Index(jen.Lit(int(t.Len))).Add(elem), err
+	case model.GoMap:
+		key, err := e.typeCode(t.Key)
 		if err != nil {
 			return nil, err
 		}
-		elem, err := e.typeCode(x.Elem())
+		elem, err := e.typeCode(t.Elem)
 		return jen.Map(key).Add(elem), err
-	case *types.Interface:
-		if x.Empty() {
+	case model.GoInterface:
+		if t.Empty {
 			return jen.Any(), nil
 		}
-	case *types.Struct:
+	case model.GoStruct:
 		var fields []jen.Code
-		for i := range x.NumFields() {
-			f := x.Field(i)
-			code, err := e.typeCode(f.Type())
+		for _, f := range t.Fields {
+			code, err := e.typeCode(f.Type)
 			if err != nil {
 				return nil, err
 			}
-			if f.Embedded() {
+			if f.Embedded {
 				fields = append(fields, code)
 			} else {
-				fields = append(fields, jen.Id(f.Name()).Add(code))
+				fields = append(fields, jen.Id(f.Name).Add(code))
 			}
 		}
 		return jen.Struct(fields...), nil
 	}
-	return nil, fmt.Errorf("cannot spell type %s in generated code", t)
+	return nil, fmt.Errorf("cannot spell type %s in generated code", t.String)
 }
 
-func (e *equalizer) named(obj *types.TypeName, args *types.TypeList) (*jen.Statement, error) {
-	if obj.Pkg() == nil {
-		return jen.Id(obj.Name()), nil
+// named spells a named type or an alias, with its type arguments.
+func (e *equalizer) named(t *model.GoType) (*jen.Statement, error) {
+	if t.PkgPath == "" {
+		return jen.Id(t.Name), nil
 	}
-	if !obj.Exported() && !e.local(obj.Pkg()) {
-		return nil, fmt.Errorf("cannot spell unexported type %s.%s outside its package", obj.Pkg().Path(), obj.Name())
+	if !t.Exported && !e.local(t.PkgPath) {
+		return nil, fmt.Errorf("cannot spell unexported type %s.%s outside its package", t.PkgPath, t.Name)
 	}
-	s := jen.Qual(obj.Pkg().Path(), obj.Name())
-	if args.Len() == 0 {
+	s := jen.Qual(t.PkgPath, t.Name)
+	if len(t.TypeArgs) == 0 {
 		return s, nil
 	}
 	var list []jen.Code
-	for i := range args.Len() {
-		code, err := e.typeCode(args.At(i))
+	for _, arg := range t.TypeArgs {
+		code, err := e.typeCode(arg)
 		if err != nil {
 			return nil, err
 		}
@@ -278,40 +271,33 @@ func (e *equalizer) named(obj *types.TypeName, args *types.TypeList) (*jen.State
 	return s.Index(list...), nil
 }
 
-// equalMethod finds `Equal(T) bool` or `Equal(*T) bool` on a named type.
-func equalMethod(t types.Type) (ptrArg, ok bool) {
-	named, isNamed := types.Unalias(t).(*types.Named)
-	if !isNamed {
+// equalMethod reports a named type's `Equal(T) bool` or `Equal(*T) bool`.
+func equalMethod(t *model.GoType) (ptrArg, ok bool) {
+	switch named := t.Unalias(); {
+	case named == nil || named.Kind != model.GoNamed:
 		return false, false
-	}
-	sel := types.NewMethodSet(types.NewPointer(named)).Lookup(nil, "Equal")
-	if sel == nil {
-		return false, false
-	}
-	sig, _ := sel.Type().(*types.Signature)
-	if sig == nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
-		return false, false
-	}
-	switch p := sig.Params().At(0).Type(); {
-	case types.Identical(p, named):
-		return false, true
-	case types.Identical(p, types.NewPointer(named)):
+	case named.Equal == model.EqualPointer:
 		return true, true
+	case named.Equal == model.EqualValue:
+		return false, true
 	}
 	return false, false
 }
 
 // valueComparable reports whether == compares values of t by value: no
 // pointer, interface, channel or function anywhere inside.
-func valueComparable(t types.Type) bool {
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Kind() != types.UnsafePointer && !strings.HasPrefix(u.Name(), "untyped")
-	case *types.Array:
-		return valueComparable(u.Elem())
-	case *types.Struct:
-		for i := range u.NumFields() {
-			if !valueComparable(u.Field(i).Type()) {
+func valueComparable(t *model.GoType) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying(); u.Kind {
+	case model.GoBasic:
+		return u.Basic != model.BasicUnsafePointer && u.Basic != model.BasicUntyped
+	case model.GoArray:
+		return valueComparable(u.Elem)
+	case model.GoStruct:
+		for _, f := range u.Fields {
+			if !valueComparable(f.Type) {
 				return false
 			}
 		}

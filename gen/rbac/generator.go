@@ -2,6 +2,7 @@ package rbac
 
 import (
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/internal/filtered"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -40,7 +41,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 // because they have no tenant key.
 func warnUnfiltered(rules *model.AccessRules, pk *model.Package, diags *model.Diagnostics) {
 	for _, t := range pk.Types {
-		if tr := rules.For(t); tr != nil && isEntry(t) && tr.Flat && tr.Tenant < 0 {
+		if tr := rules.For(t); tr != nil && filtered.IsEntry(t) && tr.Flat && tr.Tenant < 0 {
 			diags.Warnf(t.Pos, "access: %s has no tenant key (a string field tagged access:\"tenant\"); no filter is generated for it", t.Name)
 		}
 	}
@@ -53,9 +54,9 @@ func uniqueTables(rules *model.AccessRules, pkgs []*model.Package) model.Diagnos
 	var diags model.Diagnostics
 	first := map[string]*model.Type{}
 	for _, pk := range pkgs {
-		for _, tr := range Entries(rules, pk) {
+		for _, tr := range filtered.Entries(rules, pk) {
 			t := tr.Type
-			name := TableName(t)
+			name := filtered.TableName(t)
 			if prev, ok := first[name]; ok {
 				diags.Errorf(t.Pos, "access: the rbac table name %q of %s is also that of %s.%s (%s): policies could not tell them apart; give the packages different +groupName or versions, or rename one type", name, t.Name, prev.Pkg.Path, prev.Name, prev.Pos)
 				continue

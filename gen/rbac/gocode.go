@@ -3,7 +3,6 @@ package rbac
 import (
 	"bytes"
 	"fmt"
-	"go/types"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/internal/filtered"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -35,36 +35,10 @@ type goFile struct {
 	diags model.Diagnostics
 }
 
-// Entries are the types of a package that get a generated filter: resource
-// roots and +modelgen:model types with a tenant key and a field table.
-func Entries(rules *model.AccessRules, pk *model.Package) []*model.TypeAccess {
-	var out []*model.TypeAccess
-	for _, t := range pk.Types {
-		tr := rules.For(t)
-		if tr == nil || !isEntry(t) {
-			continue
-		}
-		if tr.Flat && tr.Tenant >= 0 {
-			out = append(out, tr)
-		}
-	}
-	return out
-}
-
-func isEntry(t *model.Type) bool { return t.Model || t.Root && t.Resource != nil }
-
-// TableName is a type's name in policies.
-func TableName(t *model.Type) string {
-	if t.Pkg.Group != "" {
-		return t.Pkg.Group + "/" + t.Pkg.Version + "." + t.Name
-	}
-	return t.Pkg.Path + "." + t.Name
-}
-
 // goCode renders zz_generated.rbac.go for a package, nil when it has no
 // entry types.
 func goCode(rules *model.AccessRules, pk *model.Package) (*gen.File, model.Diagnostics) {
-	entries := Entries(rules, pk)
+	entries := filtered.Entries(rules, pk)
 	if len(entries) == 0 {
 		return nil, nil
 	}
@@ -156,26 +130,22 @@ func (g *goFile) aliasImports(t *model.Type) {
 	if st == nil {
 		return
 	}
-	var visit func(types.Type)
-	visit = func(typ types.Type) {
-		switch x := types.Unalias(typ).(type) {
-		case *types.Named:
-			if p := x.Obj().Pkg(); p != nil && p.Path() != g.pkg.Path && versionElem.MatchString(path.Base(p.Path())) {
-				g.f.ImportAlias(p.Path(), path.Base(path.Dir(p.Path()))+path.Base(p.Path()))
+	var visit func(*model.GoType)
+	visit = func(typ *model.GoType) {
+		switch x := typ.Unalias(); x.Kind {
+		case model.GoNamed:
+			if p := x.PkgPath; p != "" && p != g.pkg.Path && versionElem.MatchString(path.Base(p)) {
+				g.f.ImportAlias(p, path.Base(path.Dir(p))+path.Base(p))
 			}
-		case *types.Pointer:
-			visit(x.Elem())
-		case *types.Slice:
-			visit(x.Elem())
-		case *types.Array:
-			visit(x.Elem())
-		case *types.Map:
-			visit(x.Key())
-			visit(x.Elem())
+		case model.GoPointer, model.GoSlice, model.GoArray:
+			visit(x.Elem)
+		case model.GoMap:
+			visit(x.Key)
+			visit(x.Elem)
 		}
 	}
-	for i := range st.NumFields() {
-		visit(st.Field(i).Type())
+	for _, f := range st.Fields {
+		visit(f.Type)
 	}
 }
 
@@ -183,7 +153,7 @@ func (g *goFile) aliasImports(t *model.Type) {
 func (g *goFile) entry(tr *model.TypeAccess) {
 	t := tr.Type
 	name := t.Name + "Access"
-	if obj := g.pkg.Loaded.Types.Scope().Lookup(name); obj != nil && filepath.Base(g.pkg.Loaded.Fset.Position(obj.Pos()).Filename) != FileName {
+	if _, ok := g.pkg.Declared(name); ok {
 		g.diags.Errorf(t.Pos, "access: %s is already declared; the generated filter of %s needs the name", name, t.Name)
 		return
 	}
@@ -205,7 +175,7 @@ func (g *goFile) entry(tr *model.TypeAccess) {
 	g.f.Comment("the roles its tags name) and its generated prune, compare and restore")
 	g.f.Comment("functions. Use it with rbac.NewGuard.")
 	g.f.Var().Id(name).Op("=").Qual(RuntimePath, "NewType").Call(
-		jen.Qual(RuntimePath, "NewTable").Call(jen.Lit(TableName(t)), jen.Lit(tr.Tenant), jen.Index().Qual(RuntimePath, "Field").Add(rows)),
+		jen.Qual(RuntimePath, "NewTable").Call(jen.Lit(filtered.TableName(t)), jen.Lit(tr.Tenant), jen.Index().Qual(RuntimePath, "Field").Add(rows)),
 		jen.Qual(RuntimePath, "Funcs").Index(jen.Id(t.Name)).Values(jen.Dict{
 			jen.Id("Prune"):   jen.Id("rbacPrune" + suffix),
 			jen.Id("Diff"):    jen.Id("rbacDiff" + suffix),
@@ -436,21 +406,21 @@ func (g *goFile) restoreInto(fr *model.FieldAccess, old, cur func() *jen.Stateme
 }
 
 // zero renders the zero value of a field's type.
-func (g *goFile) zero(fr *model.FieldAccess, st *types.Struct) jen.Code {
+func (g *goFile) zero(fr *model.FieldAccess, st *model.GoType) jen.Code {
 	typ := fieldType(st, fr)
 	if typ == nil {
 		return jen.Nil()
 	}
-	switch u := typ.Underlying().(type) {
-	case *types.Basic:
-		switch {
-		case u.Info()&types.IsString != 0:
+	switch u := typ.Underlying(); u.Kind {
+	case model.GoBasic:
+		switch u.Basic {
+		case model.BasicString:
 			return jen.Lit("")
-		case u.Info()&types.IsBoolean != 0:
+		case model.BasicBool:
 			return jen.False()
 		}
 		return jen.Lit(0)
-	case *types.Struct, *types.Array:
+	case model.GoStruct, model.GoArray:
 		code, err := g.eq.typeCode(typ)
 		if err != nil {
 			g.diags.Errorf(fr.Field.Pos, "access: %s: %v", fr.Field.GoName, err)
@@ -466,23 +436,22 @@ func (g *goFile) zero(fr *model.FieldAccess, st *types.Struct) jen.Code {
 // otherwise pass every filter unseen.
 func (g *goFile) staleGuard(t *model.Type) {
 	st, named := goStruct(t)
-	if st == nil || named.TypeParams().Len() > 0 {
+	if st == nil || named.TypeParams > 0 {
 		return
 	}
-	fields := make([]jen.Code, 0, st.NumFields())
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		if !f.Exported() && t.Pkg != g.pkg {
+	fields := make([]jen.Code, 0, len(st.Fields))
+	for _, f := range st.Fields {
+		if !f.Exported && t.Pkg != g.pkg {
 			return
 		}
-		code, err := g.eq.typeCode(f.Type())
+		code, err := g.eq.typeCode(f.Type)
 		if err != nil {
 			return
 		}
-		if f.Embedded() {
+		if f.Embedded {
 			fields = append(fields, code)
 		} else {
-			fields = append(fields, jen.Id(f.Name()).Add(code))
+			fields = append(fields, jen.Id(f.Name).Add(code))
 		}
 	}
 	g.f.Line()
@@ -490,27 +459,19 @@ func (g *goFile) staleGuard(t *model.Type) {
 	g.f.Func().Id("_").Params().Block(jen.Id("_").Op("=").Add(g.typeRef(t)).Call(jen.Struct(fields...).Values()))
 }
 
-// goStruct returns the go/types struct of a model type.
-func goStruct(t *model.Type) (*types.Struct, *types.Named) {
-	if t.Pkg.Loaded == nil || t.Pkg.Loaded.Types == nil {
+// goStruct returns the struct under a model type and the named type
+// itself (nil, nil when the type is not a struct).
+func goStruct(t *model.Type) (st, named *model.GoType) {
+	if t.Go == nil || t.Go.Kind != model.GoNamed || t.Go.Under == nil || t.Go.Under.Kind != model.GoStruct {
 		return nil, nil
 	}
-	obj, ok := t.Pkg.Loaded.Types.Scope().Lookup(t.Name).(*types.TypeName)
-	if !ok {
-		return nil, nil
-	}
-	named, _ := obj.Type().(*types.Named)
-	st, _ := obj.Type().Underlying().(*types.Struct)
-	if named == nil || st == nil {
-		return nil, nil
-	}
-	return st, named
+	return t.Go.Under, t.Go
 }
 
 // nilShows reports a slice or map field whose nil and empty values are
 // different JSON (null and [] or {}): one without omitempty. Turning one
 // into the other is then a change.
-func nilShows(fr *model.FieldAccess, st *types.Struct) bool {
+func nilShows(fr *model.FieldAccess, st *model.GoType) bool {
 	if fr.Field.OmitEmpty {
 		return false
 	}
@@ -518,11 +479,8 @@ func nilShows(fr *model.FieldAccess, st *types.Struct) bool {
 	if t == nil {
 		return false
 	}
-	switch t.Underlying().(type) {
-	case *types.Slice, *types.Map:
-		return true
-	}
-	return false
+	k := t.Underlying().Kind
+	return k == model.GoSlice || k == model.GoMap
 }
 
 // nilFlip holds when one of two slices or maps is nil and the other not.
@@ -530,13 +488,14 @@ func nilFlip(old, cur *jen.Statement) *jen.Statement {
 	return jen.Parens(old.Clone().Op("==").Nil()).Op("!=").Parens(cur.Clone().Op("==").Nil())
 }
 
-func fieldType(st *types.Struct, fr *model.FieldAccess) types.Type {
+// fieldType is the Go type of a field of a struct.
+func fieldType(st *model.GoType, fr *model.FieldAccess) *model.GoType {
 	if st == nil {
 		return nil
 	}
-	for i := range st.NumFields() {
-		if st.Field(i).Name() == fr.Field.GoName {
-			return st.Field(i).Type()
+	for _, f := range st.Fields {
+		if f.Name == fr.Field.GoName {
+			return f.Type
 		}
 	}
 	return nil

@@ -56,21 +56,32 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		if len(own) == 0 {
 			continue
 		}
+		if d := checkNames(own); d.HasErrors() {
+			diags.Add(d)
+			continue
+		}
 		src, err := goFile(pk.Path, pk.Name, own)
 		if err != nil {
 			diags.Errorf(own[0].Tag.Pos, "state: generating %s: %v", FileName, err)
 			continue
 		}
 		files = append(files, gen.File{Path: filepath.Join(pk.Dir, FileName), Data: src, Owner: pk.Path})
-		docs := c.Config(pk).DocsDir
-		if docs == "" {
-			docs = "docs"
-		}
+		docs := docsDir(c.Config(pk))
 		for _, m := range own {
-			files = append(files, gen.File{Path: filepath.Join(pk.Dir, docs, m.Owner.Name+"-statemachine.md"), Data: markdown(m), Owner: pk.Path})
+			files = append(files, gen.File{Path: filepath.Join(pk.Dir, docs, m.Owner.Name+diagramSuffix), Data: markdown(m), Owner: pk.Path})
 		}
 	}
 	return files, diags
+}
+
+// checkNames reports the generated identifiers of the machines that would
+// clash with the package or with each other.
+func checkNames(machines []*model.Machine) model.Diagnostics {
+	var diags model.Diagnostics
+	for _, m := range machines {
+		diags.Add(namesOf(m).collisions())
+	}
+	return diags
 }
 
 func ownedBy(pk *model.Package, machines []*model.Machine) []*model.Machine {

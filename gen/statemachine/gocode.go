@@ -23,7 +23,7 @@ func goFile(pkgPath, pkgName string, machines []*model.Machine) ([]byte, error) 
 	f.HeaderComment(Header)
 	f.ImportName(runtimePath, "statemachine")
 	for _, m := range machines {
-		g := &goGen{f: f, m: m, n: m.Names()}
+		g := &goGen{f: f, m: m, n: namesOf(m)}
 		g.render()
 	}
 	var buf bytes.Buffer
@@ -36,7 +36,7 @@ func goFile(pkgPath, pkgName string, machines []*model.Machine) ([]byte, error) 
 type goGen struct {
 	f *jen.File
 	m *model.Machine
-	n model.MachineNames
+	n names
 }
 
 func (g *goGen) render() {

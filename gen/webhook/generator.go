@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/modelgen/modelgen/gen"
-	rbacgen "github.com/modelgen/modelgen/gen/rbac"
+	"github.com/modelgen/modelgen/gen/internal/filtered"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -46,7 +46,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		}
 		governed := map[*model.Type]bool{}
 		if rules != nil {
-			for _, tr := range rbacgen.Entries(rules, pk) {
+			for _, tr := range filtered.Entries(rules, pk) {
 				governed[tr.Type] = true
 			}
 		}

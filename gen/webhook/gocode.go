@@ -34,7 +34,7 @@ func goFile(pk *model.Package, kinds []*Kind, governed map[*model.Type]bool) (*g
 		f.ImportAlias(path, alias)
 	}
 	for _, k := range kinds {
-		if obj := pk.Loaded.Types.Scope().Lookup(k.Type.Name + "Webhook"); obj != nil && filepath.Base(pk.Loaded.Fset.Position(obj.Pos()).Filename) != FileName {
+		if _, ok := pk.Declared(k.Type.Name + "Webhook"); ok {
 			diags.Errorf(k.Type.Pos, "webhook: %sWebhook is already declared; the generated webhook of %s needs the name", k.Type.Name, k.Type.Name)
 			continue
 		}

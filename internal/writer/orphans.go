@@ -69,12 +69,11 @@ type Scope struct {
 	// Backends, when not nil, are the only backends that ran (--only):
 	// files the other backends generated are not this run's to remove.
 	Backends map[string]bool
-	// GoFiles names the backend that writes each generated Go file name
-	// (zz_generated.<what>.go) into package directories.
-	GoFiles map[string]string
-	// DocsDirs are the directories of generated state-machine diagrams
-	// (<Type>-statemachine.md, from the statemachine backend).
-	DocsDirs []string
+	// Outputs are the files the backends declare (gen.Backend.Outputs):
+	// they name the backend of a generated Go file in a package's
+	// directory (zz_generated.<what>.go) and of a generated Markdown file
+	// (a state-machine diagram), and their directories are looked in too.
+	Outputs []gen.Output
 	// Roots are the module roots of the packages: generated YAML whose
 	// header names one of the packages is looked for anywhere below them
 	// (see walkYAML), so that output a moved directory left behind is
@@ -98,10 +97,8 @@ func Orphans(files []gen.File, sc Scope) []string {
 	for _, d := range sc.Dirs {
 		dirs[filepath.Clean(d)] = true
 	}
-	docsDirs := map[string]bool{}
-	for _, d := range sc.DocsDirs {
-		docsDirs[filepath.Clean(d)] = true
-		dirs[filepath.Clean(d)] = true
+	for _, o := range sc.Outputs {
+		dirs[filepath.Clean(o.Dir)] = true
 	}
 	pkgDirs := map[string]bool{}
 	for _, d := range sc.Packages {
@@ -129,7 +126,7 @@ func Orphans(files []gen.File, sc Scope) []string {
 			if !e.Type().IsRegular() || produced[path] {
 				continue
 			}
-			if sc.isOrphan(path, e.Name(), pkgDirs[dir], docsDirs[dir]) {
+			if sc.isOrphan(path, e.Name(), pkgDirs[dir]) {
 				out = append(out, path)
 			}
 		}
@@ -192,12 +189,19 @@ func skipDir(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
-func (sc Scope) isOrphan(path, name string, inPackageDir, inDocsDir bool) bool {
+// isOrphan reports a file an earlier run generated from the scope's
+// packages, by a backend that ran: a Go file named zz_generated.* with
+// modelgen's header in a package's directory (its backend is the one that
+// declares it; one no backend declares is a full run's to remove), a
+// Markdown file a backend declares with modelgen's header, or YAML whose
+// header names one of the packages and the backend.
+func (sc Scope) isOrphan(path, name string, inPackageDir bool) bool {
+	declared, ok := sc.declared(path)
 	switch {
 	case inPackageDir && strings.HasPrefix(name, "zz_generated.") && strings.HasSuffix(name, ".go"):
-		return sc.ran(sc.GoFiles[name]) && isGeneratedGo(path)
-	case inDocsDir && strings.HasSuffix(name, "-statemachine.md"):
-		return sc.ran("statemachine") && firstLines(path, 1) == mdHeader
+		return sc.ran(declared.Backend) && isGeneratedGo(path)
+	case ok && declared.Format == gen.FormatMarkdown:
+		return sc.ran(declared.Backend) && firstLines(path, 1) == mdHeader
 	case isYAML(name):
 		m := yamlHeaderLine.FindStringSubmatch(firstLines(path, 2))
 		if m == nil || !sc.ran(m[1]) {
@@ -207,6 +211,16 @@ func (sc Scope) isOrphan(path, name string, inPackageDir, inDocsDir bool) bool {
 		return ours
 	}
 	return false
+}
+
+// declared finds the output a file is one of.
+func (sc Scope) declared(path string) (gen.Output, bool) {
+	for _, o := range sc.Outputs {
+		if o.Match(path) {
+			return o, true
+		}
+	}
+	return gen.Output{}, false
 }
 
 // ran reports whether the backend ran; a file whose backend is not known

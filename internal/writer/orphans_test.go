@@ -110,7 +110,10 @@ func TestSyncScopeLeavesOtherBackendsAlone(t *testing.T) {
 		Packages: map[string]string{pkg: pkgDir},
 		Dirs:     []string{crdDir},
 		Backends: map[string]bool{"crd": true, "statemachine": true},
-		GoFiles:  map[string]string{"zz_generated.rbac.go": "rbac", "zz_generated.statemachine.go": "statemachine"},
+		Outputs: []gen.Output{
+			{Backend: "rbac", Format: gen.FormatGo, Dir: pkgDir, Name: "zz_generated.rbac.go"},
+			{Backend: "statemachine", Format: gen.FormatGo, Dir: pkgDir, Name: "zz_generated.statemachine.go"},
+		},
 	}
 	want := []string{filepath.Join(pkgDir, "zz_generated.statemachine.go"), filepath.Join(crdDir, "g_gizmoes.yaml")}
 	r, err := SyncScope(nil, true, sc)

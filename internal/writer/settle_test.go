@@ -24,7 +24,10 @@ func settleCase(t *testing.T) (dir string, files []gen.File, sc Scope, orphanGo,
 	testkit.WriteFile(t, orphanDoc, mdHeader+"\n\n# old diagram\n")
 	testkit.WriteFile(t, filepath.Join(dir, "docs", "notes.md"), "# the user's own\n")
 	files = []gen.File{{Path: filepath.Join(dir, "openapi.yaml"), Data: []byte("openapi: 3.0.3\n"), Owner: "example.com/m/v1", Backend: "openapi"}}
-	sc = Scope{Packages: map[string]string{"example.com/m/v1": dir}, GoFiles: map[string]string{"zz_generated.statemachine.go": "statemachine"}, DocsDirs: []string{filepath.Join(dir, "docs")}}
+	sc = Scope{Packages: map[string]string{"example.com/m/v1": dir}, Outputs: []gen.Output{
+		{Backend: "statemachine", Format: gen.FormatGo, Dir: dir, Name: "zz_generated.statemachine.go"},
+		{Backend: "statemachine", Format: gen.FormatMarkdown, Dir: filepath.Join(dir, "docs"), Name: "*-statemachine.md"},
+	}}
 	return
 }
 

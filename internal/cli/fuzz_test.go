@@ -1,4 +1,4 @@
-package model_test
+package cli_test
 
 import (
 	"fmt"
@@ -9,17 +9,12 @@ import (
 	"testing"
 
 	"github.com/modelgen/modelgen/gen"
-	"github.com/modelgen/modelgen/gen/crd"
-	"github.com/modelgen/modelgen/gen/deepcopy"
-	"github.com/modelgen/modelgen/gen/openapidoc"
-	rbacgen "github.com/modelgen/modelgen/gen/rbac"
-	"github.com/modelgen/modelgen/gen/statemachine"
-	"github.com/modelgen/modelgen/gen/webhook"
+	"github.com/modelgen/modelgen/gen/all"
 	"github.com/modelgen/modelgen/internal/cli"
 	"github.com/modelgen/modelgen/model"
 )
 
-// fuzzSource is the package FuzzLoad mutates: the type of one field and
+// fuzzSource is the package FuzzGenerate mutates: the type of one field and
 // all of its tags come from the fuzzer, beside a phase type, an embedded
 // struct and a second field, so mutations reach every tag grammar, the
 // JSON naming rules, the type checks and the compiler.
@@ -51,19 +46,20 @@ type Order struct {
 // maxFuzzInput bounds each input, so one run stays short.
 const maxFuzzInput = 160
 
-// FuzzLoad writes a mutated package into a temporary module and runs the
-// whole pipeline on it (model.Load, every backend through gen.Run, and the
-// type-check of the generated code the CLI does before writing). Whatever the input, nothing
+// FuzzGenerate writes a mutated package into a temporary module and runs
+// the whole pipeline on it (model.Load, every backend of gen/all's list
+// with the check of their declared outputs, and the type-check of the
+// generated code the CLI does before writing). Whatever the input, nothing
 // panics, and every error names a file and a line. When the fuzzer also
 // writes a modelgen.yaml or a header file (boilerplate.go.txt, beside it),
 // the CLI runs too (generate --check, which writes nothing): it exits 0, 1
 // or 2, never panics, and prints no error without a place. The seed corpus is in
-// testdata/fuzz/FuzzLoad; go test runs it, and
+// testdata/fuzz/FuzzGenerate; go test runs it, and
 //
-//	go test ./model -run '^$' -fuzz FuzzLoad -fuzztime 60s
+//	go test ./internal/cli -run '^$' -fuzz FuzzGenerate -fuzztime 60s
 //
 // mutates it (each run loads a package: expect a few runs a second).
-func FuzzLoad(f *testing.F) {
+func FuzzGenerate(f *testing.F) {
 	f.Add("string", "name", "required,min=3", "", "read=*", "header: boilerplate.go.txt\ncrdDir: deploy\n", "// Copyright 2026 Example Authors.\n")
 	f.Add("string", "name", "", "", "", "title: [x\nheader: ../../etc/passwd\n", "//go:build ignore\n")
 	f.Add("Phase", "state", "", "initial=Open;Open->Closed:Close", "", "", "")
@@ -94,8 +90,7 @@ func FuzzLoad(f *testing.F) {
 			}
 			return // the go tool could not list the package at all
 		}
-		backends := []gen.Generator{openapidoc.Generator{}, crd.Generator{}, deepcopy.Generator{}, statemachine.Generator{}, rbacgen.Generator{}, webhook.Generator{}}
-		files, diags := gen.Run(m, gen.DefaultConfigs(m), backends)
+		files, diags := all.Run(m, gen.DefaultConfigs(m), all.Backends())
 		if !diags.HasErrors() {
 			diags.Add(m.Compile(gen.GoFiles(files)))
 		}

@@ -1,0 +1,94 @@
+// Package all is modelgen's one list of backends, as controller-tools'
+// genall is controller-gen's: the CLI, the agreement harness and the fuzz
+// target run these backends, in this order, and the writer removes the
+// files they declare (gen.Backend.Outputs) once they are no longer
+// generated. Adding a backend is adding it here.
+package all
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/modelgen/modelgen/gen"
+	agreegen "github.com/modelgen/modelgen/gen/agree"
+	"github.com/modelgen/modelgen/gen/crd"
+	"github.com/modelgen/modelgen/gen/deepcopy"
+	"github.com/modelgen/modelgen/gen/openapidoc"
+	policygen "github.com/modelgen/modelgen/gen/policy"
+	rbacgen "github.com/modelgen/modelgen/gen/rbac"
+	"github.com/modelgen/modelgen/gen/role"
+	"github.com/modelgen/modelgen/gen/statemachine"
+	"github.com/modelgen/modelgen/gen/webhook"
+	"github.com/modelgen/modelgen/gen/webhookconfig"
+	"github.com/modelgen/modelgen/model"
+)
+
+// backends are the backends in the order they run; each declares its
+// outputs (the list's type says so).
+var backends = []gen.Backend{
+	openapidoc.Generator{},
+	crd.Generator{},
+	deepcopy.Generator{},
+	statemachine.Generator{},
+	rbacgen.Generator{},
+	webhook.Generator{},
+	policygen.Generator{},
+	role.Generator{},
+	webhookconfig.Generator{},
+	agreegen.Generator{},
+}
+
+// Backends returns every backend, in the order they run.
+func Backends() []gen.Generator {
+	out := make([]gen.Generator, len(backends))
+	for i, b := range backends {
+		out[i] = b
+	}
+	return out
+}
+
+// Names are the backends' names (--only), in the order they run.
+func Names() []string {
+	out := make([]string, len(backends))
+	for i, b := range backends {
+		out[i] = b.Name()
+	}
+	return out
+}
+
+// Select returns the backends a comma-separated list of names (--only)
+// names, in the order given; empty means every backend. An unknown name is
+// an error that lists the known ones.
+func Select(only string) ([]gen.Generator, error) {
+	if only == "" {
+		return Backends(), nil
+	}
+	var out []gen.Generator
+	for _, name := range strings.Split(only, ",") {
+		found := false
+		for _, g := range backends {
+			if g.Name() == strings.TrimSpace(name) {
+				out, found = append(out, g), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown backend %q (have %s)", name, strings.Join(Names(), ","))
+		}
+	}
+	return out, nil
+}
+
+// Run runs the backends on the model (gen.Run) and checks that each file
+// is one its backend declares: a file the writer could not later find as
+// its own fails the run (no file is returned).
+func Run(m *model.Model, configs map[string]gen.Config, backends []gen.Generator) ([]gen.File, model.Diagnostics) {
+	files, diags := gen.Run(m, configs, backends)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if d := gen.CheckOutputs(m, configs, backends, files); d.HasErrors() {
+		diags.Add(d)
+		return nil, diags.Sorted()
+	}
+	return files, diags
+}

@@ -1,0 +1,17 @@
+package crd
+
+import (
+	"path/filepath"
+
+	"github.com/modelgen/modelgen/gen"
+)
+
+// Outputs declares the CRDs, <group>_<plural>.yaml in each package's CRD
+// directory.
+func (Generator) Outputs(c *gen.Context) []gen.Output {
+	var out []gen.Output
+	for _, pk := range c.Model.Packages {
+		out = append(out, gen.Output{Format: gen.FormatYAML, Dir: filepath.Join(pk.ModDir, c.Config(pk).CRDDir), Name: "*_*.yaml"})
+	}
+	return out
+}
