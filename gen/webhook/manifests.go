@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/internal/served"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -17,14 +18,12 @@ const InjectCAAnnotation = "cert-manager.io/inject-ca-from"
 
 // ManifestName is the file of a package's configuration, under the webhook
 // directory of its module.
-func ManifestName(pk *model.Package) string {
-	return pk.Group + "_" + pk.Version + "_manifests.yaml"
-}
+func ManifestName(pk *model.Package) string { return served.ManifestName(pk) }
 
 // manifest renders the ValidatingWebhookConfiguration of a package's kinds,
 // as controller-gen lays it out (a service reference with the webhook's
 // path, for kustomize or a chart to complete), failing closed.
-func manifest(pk *model.Package, kinds []*Kind, cfg gen.Config) (*gen.File, model.Diagnostics) {
+func manifest(pk *model.Package, kinds []*served.Kind, cfg gen.Config) (*gen.File, model.Diagnostics) {
 	var diags model.Diagnostics
 	ns, svc, _ := strings.Cut(cfg.WebhookService, "/")
 	fail, none := admissionv1.Fail, admissionv1.SideEffectClassNone
@@ -37,14 +36,14 @@ func manifest(pk *model.Package, kinds []*Kind, cfg gen.Config) (*gen.File, mode
 	}
 	for _, k := range kinds {
 		t := k.Type
-		path := Path(t)
+		path := served.Path(t)
 		resources := []string{t.Resource.Plural}
 		if len(k.Machines) > 0 && t.Resource.Status {
 			// phase changes arrive on the status subresource
 			resources = append(resources, t.Resource.Plural+"/status")
 		}
 		conf.Webhooks = append(conf.Webhooks, admissionv1.ValidatingWebhook{
-			Name:                    WebhookName(t),
+			Name:                    served.WebhookName(t),
 			AdmissionReviewVersions: []string{"v1"},
 			ClientConfig: admissionv1.WebhookClientConfig{
 				Service: &admissionv1.ServiceReference{Namespace: ns, Name: svc, Path: &path},
@@ -69,3 +68,7 @@ func manifest(pk *model.Package, kinds []*Kind, cfg gen.Config) (*gen.File, mode
 	dir := filepath.Join(pk.ModDir, cfg.WebhookDir)
 	return &gen.File{Path: filepath.Join(dir, ManifestName(pk)), Data: data, Owner: pk.Path}, diags
 }
+
+// Path is controller-runtime's path of a kind's validating webhook:
+// /validate-<group with dashes>-<version>-<kind in lower case>.
+func Path(t *model.Type) string { return served.Path(t) }

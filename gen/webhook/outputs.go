@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/internal/served"
 )
 
 // Outputs declares, for each package in a module, zz_generated.webhook.go
@@ -16,7 +17,7 @@ func (Generator) Outputs(c *gen.Context) []gen.Output {
 		}
 		dir := c.Config(pk).WebhookDir
 		if dir == "" {
-			dir = DefaultDir
+			dir = served.DefaultDir
 		}
 		out = append(out,
 			gen.Output{Format: gen.FormatGo, Dir: pk.Dir, Name: FileName},

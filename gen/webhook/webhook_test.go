@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/internal/served"
 	"github.com/modelgen/modelgen/gen/webhook"
 	"github.com/modelgen/modelgen/model"
 
@@ -75,7 +76,7 @@ func TestAutoSelectsKindsWithRuntimeOnlyChecks(t *testing.T) {
 	if !strings.Contains(src, "type ShopWebhook struct") || strings.Contains(src, "PlainWebhook") {
 		t.Errorf("auto: want a webhook for Shop only:\n%s", src)
 	}
-	kinds := webhook.Kinds(&gen.Context{Model: m}, m.Packages[0], webhook.ModeAuto)
+	kinds := served.Kinds(&gen.Context{Model: m}, m.Packages[0], served.ModeAuto)
 	if len(kinds) != 1 || strings.Join(kinds[0].Keywords(), " ") != "iso3166_1_alpha2 iso4217 lowercase url" {
 		t.Fatalf("want Shop with its four runtime-only keywords, got %+v", kinds)
 	}

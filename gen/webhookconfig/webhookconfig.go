@@ -33,7 +33,7 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/ctrun"
-	"github.com/modelgen/modelgen/gen/webhook"
+	"github.com/modelgen/modelgen/gen/internal/served"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -75,11 +75,11 @@ func Generate(m *model.Model, roots []*loader.Package, g ctwebhook.Generator, re
 	return ctrun.Run(m, roots, g, "webhook", read)
 }
 
-func servedIn(c *gen.Context, dir string) []webhook.Served {
-	var out []webhook.Served
+func servedIn(c *gen.Context, dir string) []served.Served {
+	var out []served.Served
 	for _, pk := range c.Model.Packages {
 		if pk.ModDir == dir {
-			out = append(out, webhook.ServedBy(c, pk)...)
+			out = append(out, served.ServedBy(c, pk)...)
 		}
 	}
 	return out
@@ -95,18 +95,18 @@ func webhookDir(c *gen.Context, dir string) string {
 			return c.Config(pk).WebhookDir
 		}
 	}
-	return webhook.DefaultDir
+	return served.DefaultDir
 }
 
 // Collisions reports every webhook of a manifests.yaml that has the name or
 // the path of a webhook modelgen generates.
-func Collisions(data []byte, served []webhook.Served) model.Diagnostics {
+func Collisions(data []byte, ours []served.Served) model.Diagnostics {
 	var diags model.Diagnostics
 	for _, w := range markerWebhooks(data) {
-		for _, s := range served {
+		for _, s := range ours {
 			switch {
 			case w.name == s.Name:
-				diags.Errorf(s.Type.Pos, "+kubebuilder:webhook name=%s is the name of the webhook modelgen generates for %s (in %s); rename the marker's webhook, or set webhook: never in %s's modelgen.yaml", w.name, s.Type.Name, webhook.ManifestName(s.Type.Pkg), s.Type.Pkg.Path)
+				diags.Errorf(s.Type.Pos, "+kubebuilder:webhook name=%s is the name of the webhook modelgen generates for %s (in %s); rename the marker's webhook, or set webhook: never in %s's modelgen.yaml", w.name, s.Type.Name, served.ManifestName(s.Type.Pkg), s.Type.Pkg.Path)
 			case w.path != "" && w.path == s.Path:
 				diags.Errorf(s.Type.Pos, "+kubebuilder:webhook %s serves path %s, where modelgen's generated webhook for %s is served; two handlers cannot share a path: drop the marker (modelgen's webhook validates %s), or set webhook: never in %s's modelgen.yaml", w.name, w.path, s.Type.Name, s.Type.Name, s.Type.Pkg.Path)
 			}

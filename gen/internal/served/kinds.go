@@ -1,4 +1,4 @@
-package webhook
+package served
 
 import (
 	"slices"
@@ -75,7 +75,7 @@ func Kinds(c *gen.Context, pk *model.Package, mode string) []*Kind {
 			continue
 		}
 		k := &Kind{Type: t}
-		visit(t, []string{}, []string{}, map[*model.Type]bool{}, func(f *model.Field, goPath, jsonPath []string) {
+		Visit(t, []string{}, []string{}, map[*model.Type]bool{}, func(f *model.Field, goPath, jsonPath []string) {
 			k.RuntimeOnly = append(k.RuntimeOnly, warnedUses(f, warned)...)
 			if whole[f] {
 				k.RuntimeFields = append(k.RuntimeFields, f)
@@ -102,11 +102,11 @@ func comparePos(a, b model.Pos) int {
 	return a.Col - b.Col
 }
 
-// visit calls fn for every field reachable from t (through struct values,
+// Visit calls fn for every field reachable from t (through struct values,
 // pointers, list elements and map values), with the Go and JSON paths of
 // the field when every step to it is a plain struct value (nil otherwise:
 // a state machine is only checked where the path is unambiguous).
-func visit(t *model.Type, goPath, jsonPath []string, seen map[*model.Type]bool, fn func(f *model.Field, goPath, jsonPath []string)) {
+func Visit(t *model.Type, goPath, jsonPath []string, seen map[*model.Type]bool, fn func(f *model.Field, goPath, jsonPath []string)) {
 	if seen[t] {
 		return
 	}
@@ -135,7 +135,7 @@ func visit(t *model.Type, goPath, jsonPath []string, seen map[*model.Type]bool, 
 		if !plain {
 			gp, jp = nil, nil
 		}
-		visit(inner, gp, jp, seen, fn)
+		Visit(inner, gp, jp, seen, fn)
 	}
 }
 
