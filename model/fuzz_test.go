@@ -16,6 +16,7 @@ import (
 	"github.com/modelgen/modelgen/gen/statemachine"
 	"github.com/modelgen/modelgen/gen/webhook"
 	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -95,9 +96,10 @@ func FuzzLoad(f *testing.F) {
 			return // the go tool could not list the package at all
 		}
 		backends := []gen.Generator{openapidoc.Generator{}, crd.Generator{}, deepcopy.Generator{}, statemachine.Generator{}, rbacgen.Generator{}, webhook.Generator{}}
+		check := typecheck.Start(m)
 		files, diags := gen.Run(m, gen.DefaultConfigs(m), backends)
 		if !diags.HasErrors() {
-			diags.Add(m.Compile(gen.GoFiles(files)))
+			diags.Add(check.Compile(gen.GoFiles(files)))
 		}
 		if os.Getenv("FUZZ_DEBUG") != "" {
 			t.Logf("%d files\n%v", len(files), diags)

@@ -80,9 +80,6 @@ func Load(cfg Config) (*Model, error) {
 	}
 	b.drain()
 	b.finish()
-	if !b.m.Diags.HasErrors() {
-		b.m.startCheck()
-	}
 	return b.m, nil
 }
 

@@ -30,6 +30,10 @@ func (b *builder) inUserModule(p *loader.Package) bool {
 
 var libRoots []string
 
+// LibraryRoots are GOROOT and the module cache: a package below one of
+// them is not the user's code.
+func LibraryRoots() []string { return libraryRoots() }
+
 func libraryRoots() []string {
 	if libRoots == nil {
 		libRoots = goEnv("GOROOT", "GOMODCACHE")
