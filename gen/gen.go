@@ -181,7 +181,7 @@ func generate(g Generator, c *Context) (files []File, diags model.Diagnostics) {
 	return g.Generate(c)
 }
 
-// GoFiles are the generated Go files, by path: what model.Compile
+// GoFiles are the generated Go files, by path: what internal/typecheck
 // type-checks beside the user's before a writer writes them.
 func GoFiles(files []File) map[string][]byte {
 	out := map[string][]byte{}

@@ -11,6 +11,7 @@ import (
 	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/deepcopy"
 	"github.com/modelgen/modelgen/gen/openapidoc"
+	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/schema"
@@ -56,7 +57,7 @@ func BenchmarkPhaseDeepcopy(b *testing.B) {
 }
 
 // BenchmarkPhaseTypeCheck times the check of the package with its
-// generated Go files in place (model.Compile).
+// generated Go files in place (typecheck.Check.Compile).
 func BenchmarkPhaseTypeCheck(b *testing.B) {
 	m := load(b, synthModule(b, benchKinds))
 	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Generator{deepcopy.Generator{}})
@@ -64,7 +65,7 @@ func BenchmarkPhaseTypeCheck(b *testing.B) {
 		b.Fatal(diags)
 	}
 	for b.Loop() {
-		if d := m.Compile(gen.GoFiles(files)); d.HasErrors() {
+		if d := typecheck.Start(m).Compile(gen.GoFiles(files)); d.HasErrors() {
 			b.Fatal(d)
 		}
 	}

@@ -33,10 +33,8 @@ type Model struct {
 	// Checker type-checks loaded packages (and what they need) once.
 	Checker *loader.TypeChecker
 
-	// fset positions every file Load parsed, for Compile; check is the
-	// type-check Load started and Compile finishes.
-	fset  *token.FileSet
-	check *sourceCheck
+	// fset positions every file Load parsed (FileSet).
+	fset *token.FileSet
 }
 
 // Package is one Go package with selected types.

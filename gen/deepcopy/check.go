@@ -23,14 +23,10 @@ import (
 // finds those fields first and reports each at its declaration, saying
 // what to do.
 
-// generatedTypes reads the names of the types a generated deepcopy file
+// copiedTypes reads the names of the types a generated deepcopy file
 // gives a DeepCopyInto method.
-func generatedTypes(src []byte) map[string]bool {
+func copiedTypes(f *ast.File) map[string]bool {
 	out := map[string]bool{}
-	f, err := parser.ParseFile(token.NewFileSet(), FileName, src, parser.SkipObjectResolution)
-	if err != nil {
-		return out
-	}
 	for _, d := range f.Decls {
 		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && fn.Name.Name == "DeepCopyInto" {
 			out[receiverName(fn)] = true

@@ -14,7 +14,6 @@ import (
 	"go/ast"
 	"go/format"
 	"go/parser"
-	"go/printer"
 	"go/token"
 	"go/types"
 	"io"
@@ -59,15 +58,12 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	}
 	var files []gen.File
 	for path, buf := range out.files {
-		src, err := dropInterfaceMethods(withHeader(buf.Bytes()), out.pkgs[path])
-		if err == nil {
-			src, err = format.Source(src)
-		}
+		src, generated, err := render(withHeader(buf.Bytes()), out.pkgs[path])
 		if err != nil {
 			diags.Errorf(model.Pos{File: path}, "deepcopy: formatting: %v", err)
 			continue
 		}
-		if d := uncopyable(out.pkgs[path], generatedTypes(src)); d.HasErrors() {
+		if d := uncopyable(out.pkgs[path], generated); d.HasErrors() {
 			diags.Add(d)
 			continue
 		}
@@ -109,14 +105,28 @@ func (m *memory) Open(pkg *loader.Package, name string) (io.WriteCloser, error) 
 	return closer{b}, nil
 }
 
+// render parses controller-tools' output once: it drops the methods of
+// the types skipType names, prints the rest gofmt'd and lists the types
+// that keep a DeepCopyInto.
+func render(src []byte, pkg *loader.Package) ([]byte, map[string]bool, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, FileName, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, err
+	}
+	if pkg != nil && pkg.Types != nil {
+		dropInterfaceMethods(f, pkg)
+	}
+	var b bytes.Buffer
+	if err := format.Node(&b, fset, f); err != nil {
+		return nil, nil, err
+	}
+	return b.Bytes(), copiedTypes(f), nil
+}
+
 // dropInterfaceMethods removes the DeepCopy methods controller-tools writes
 // for the types skipType names.
-func dropInterfaceMethods(src []byte, pkg *loader.Package) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, FileName, src, parser.ParseComments)
-	if err != nil || pkg == nil || pkg.Types == nil {
-		return src, err
-	}
+func dropInterfaceMethods(f *ast.File, pkg *loader.Package) {
 	keep := f.Decls[:0]
 	dropped := map[*ast.CommentGroup]bool{}
 	for _, d := range f.Decls {
@@ -134,11 +144,6 @@ func dropInterfaceMethods(src []byte, pkg *loader.Package) ([]byte, error) {
 		}
 	}
 	f.Comments = comments
-	var b bytes.Buffer
-	if err := printer.Fprint(&b, fset, f); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 func receiverName(fn *ast.FuncDecl) string {

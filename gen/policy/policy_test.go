@@ -1,16 +1,20 @@
 package policy
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/cel-go/cel"
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/policy/evaluate"
 
 	"github.com/modelgen/modelgen/model"
 )
@@ -170,16 +174,16 @@ func TestTenantSources(t *testing.T) {
 	gvr := schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Plural}
 	for _, c := range []struct {
 		from    string
-		user    UserInfo
+		user    evaluate.UserInfo
 		ns      string
 		tenant  string
 		allowed bool
 	}{
-		{TenantFromExtra, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}, Extra: map[string][]string{"modelgen.io/tenant": {"t1"}}}, "x", "t1", true},
-		{TenantFromExtra, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}, Extra: map[string][]string{"modelgen.io/tenant": {"t1"}}}, "x", "t2", false},
-		{TenantFromExtra, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor", "modelgen:tenant:t1"}}, "x", "t1", false},
-		{TenantFromNamespace, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}}, "t1", "t1", true},
-		{TenantFromNamespace, UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}}, "t1", "t2", false},
+		{TenantFromExtra, evaluate.UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}, Extra: map[string][]string{"modelgen.io/tenant": {"t1"}}}, "x", "t1", true},
+		{TenantFromExtra, evaluate.UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}, Extra: map[string][]string{"modelgen.io/tenant": {"t1"}}}, "x", "t2", false},
+		{TenantFromExtra, evaluate.UserInfo{Name: "a", Groups: []string{"modelgen:role:editor", "modelgen:tenant:t1"}}, "x", "t1", false},
+		{TenantFromNamespace, evaluate.UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}}, "t1", "t1", true},
+		{TenantFromNamespace, evaluate.UserInfo{Name: "a", Groups: []string{"modelgen:role:editor"}}, "t1", "t2", false},
 	} {
 		s := DefaultSettings()
 		s.TenantFrom = c.from
@@ -187,13 +191,30 @@ func TestTenantSources(t *testing.T) {
 		if errs := CompileErrors(p, Checks(tr)); len(errs) > 0 {
 			t.Fatal(errs)
 		}
-		v, err := NewEvaluator(p)
+		v, err := evaluate.NewEvaluator(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := Evaluate(v, Request{New: obj(c.tenant), Resource: gvr, Namespace: c.ns, User: c.user, Params: param})
+		got := evaluate.Evaluate(v, evaluate.Request{New: obj(c.tenant), Resource: gvr, Namespace: c.ns, User: c.user, Params: param})
 		if got.Allowed != c.allowed {
 			t.Errorf("%s, namespace %s, object of %s: allowed %v, want %v %v", c.from, c.ns, c.tenant, got.Allowed, c.allowed, got.Messages)
+		}
+	}
+}
+
+// TestAccessorsAreThePlugins: the expressions CompileErrors hands the
+// plugin's compiler carry the return types the plugin's own types give
+// them, so the policy is compiled as the API server compiles it.
+func TestAccessorsAreThePlugins(t *testing.T) {
+	for _, c := range []struct {
+		ours, theirs interface{ ReturnTypes() []*cel.Type }
+	}{
+		{&variable{}, &validating.Variable{}},
+		{&condition{}, &validating.ValidationCondition{}},
+		{&message{}, &validating.MessageExpressionCondition{}},
+	} {
+		if got, want := fmt.Sprint(c.ours.ReturnTypes()), fmt.Sprint(c.theirs.ReturnTypes()); got != want {
+			t.Errorf("%T returns %s; the plugin's %T returns %s", c.ours, got, c.theirs, want)
 		}
 	}
 }

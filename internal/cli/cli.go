@@ -14,6 +14,7 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/all"
 	policygen "github.com/modelgen/modelgen/gen/policy"
+	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi/gate"
@@ -142,6 +143,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitUsage
 	}
+	check := typecheck.Start(m) // the dependencies, while the backends run
 	if err := checkFlagPaths(m, fl); err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitUsage
@@ -156,7 +158,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		if !diags.HasErrors() {
 			// never write Go code that does not compile beside the user's
 			pr.phase("type-checking with the generated code")
-			diags.Add(m.Compile(gen.GoFiles(files)))
+			diags.Add(check.Compile(gen.GoFiles(files)))
 		}
 	} else {
 		diags.Add(m.Diags)

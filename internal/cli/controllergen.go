@@ -25,6 +25,7 @@ import (
 	"github.com/modelgen/modelgen/gen/deepcopy"
 	"github.com/modelgen/modelgen/gen/role"
 	"github.com/modelgen/modelgen/gen/webhookconfig"
+	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 )
@@ -298,12 +299,13 @@ func objectOutputs(m *model.Model, g ctdeepcopy.Generator) ([]ctOutput, model.Di
 		diags.Errorf(model.Pos{File: g.HeaderFile}, "object: %v", err)
 		return nil, diags
 	}
+	check := typecheck.Start(m) // the dependencies, while deepcopy generates
 	files, d := gen.Run(m, gen.DefaultConfigs(m), []gen.Generator{deepcopy.Generator{}})
 	diags.Add(d)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	diags.Add(m.Compile(gen.GoFiles(files)))
+	diags.Add(check.Compile(gen.GoFiles(files)))
 	files, err = writer.Headers(files, func(string) string { return header })
 	if err != nil {
 		diags.Errorf(model.Pos{File: g.HeaderFile}, "object: %v", err)

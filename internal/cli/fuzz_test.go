@@ -11,6 +11,7 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/all"
 	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -90,9 +91,10 @@ func FuzzGenerate(f *testing.F) {
 			}
 			return // the go tool could not list the package at all
 		}
+		check := typecheck.Start(m)
 		files, diags := all.Run(m, gen.DefaultConfigs(m), all.Backends())
 		if !diags.HasErrors() {
-			diags.Add(m.Compile(gen.GoFiles(files)))
+			diags.Add(check.Compile(gen.GoFiles(files)))
 		}
 		if os.Getenv("FUZZ_DEBUG") != "" {
 			t.Logf("%d files\n%v", len(files), diags)

@@ -1,6 +1,9 @@
 package yamlout
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -28,4 +31,65 @@ func TestSameBytesAsJSONToYAML(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", js, got, want)
 		}
 	}
+}
+
+// TestChunksGiveTheWholeEncoding: a document encoded a few entries at a
+// time has the bytes of one yaml.Marshal of the whole: key order (digits
+// compared as numbers), indentation, strings folded at the document's
+// columns, a key too long to be a simple key, sequences of mappings.
+func TestChunksGiveTheWholeEncoding(t *testing.T) {
+	long := strings.Repeat("a long string that the emitter folds at its width ", 4)
+	doc := map[string]any{}
+	for i := range 40 {
+		inner := map[string]any{}
+		for j := range 12 {
+			inner[fmt.Sprintf("f%d", j)] = []any{long, map[string]any{"x": j, "y": "1", "z": map[string]any{"deep": long}}}
+		}
+		doc[fmt.Sprintf("k%d", i)] = map[string]any{"props": inner, "n": i}
+	}
+	doc[strings.Repeat("k", 140)] = map[string]any{"a": map[string]any{"b": 1, "c": []any{1, 2}}, "d": long}
+	doc["paths"] = map[string]any{"/apis/v1/{name}": map[string]any{"get": map[string]any{"description": long}}}
+	for _, js := range []any{doc, examplesDocument(t)} {
+		want, err := yaml.Marshal(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, limit := range []int{1, 3, 50, 1000} {
+			chunkNodes = limit
+			got, err := Encode(js)
+			chunkNodes = 20000
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Fatalf("chunks of %d nodes: %d bytes against %d; first difference at byte %d", limit, len(got), len(want), firstDiff(got, want))
+			}
+		}
+	}
+}
+
+// examplesDocument is the PaymentOrder example's OpenAPI document.
+func examplesDocument(t *testing.T) any {
+	b, err := os.ReadFile("../../examples/payments/api/v1alpha1/openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := yaml.YAMLToJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Decode(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typed(v)
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 
 	"github.com/modelgen/modelgen/gen/policy"
+	"github.com/modelgen/modelgen/gen/policy/evaluate"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/rbac"
 	tt "github.com/modelgen/modelgen/rbac/internal/testtypes"
@@ -318,7 +319,7 @@ func params(doc rbac.PolicyDoc) runtime.Object {
 
 // caller is one random subject, as Go sees it and as the API server does.
 type caller struct {
-	user policy.UserInfo
+	user evaluate.UserInfo
 	// goSubject is nil when the subject is the operator: it acts for the
 	// tenant of the object.
 	subject *rbac.Subject
@@ -333,9 +334,9 @@ func (g gen) caller() caller {
 		}
 	}
 	if g.coin(8) {
-		return caller{user: policy.UserInfo{Name: operator, Groups: []string{"system:serviceaccounts"}}, roles: []string{"editor"}}
+		return caller{user: evaluate.UserInfo{Name: operator, Groups: []string{"system:serviceaccounts"}}, roles: []string{"editor"}}
 	}
-	u := policy.UserInfo{Name: "alice", Groups: []string{"system:authenticated"}}
+	u := evaluate.UserInfo{Name: "alice", Groups: []string{"system:authenticated"}}
 	for _, r := range rs {
 		u.Groups = append(u.Groups, "modelgen:role:"+r)
 	}
@@ -391,17 +392,17 @@ func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 	return guard.CheckWrite(s, old, &cur) == nil, nil
 }
 
-func serverVerdict(v validating.Validator, p pair) policy.Verdict {
-	r := policy.Request{New: served(*p.cur), Resource: gvr, Kind: gvk, Namespace: "default", User: p.who.user, Params: params(p.doc)}
+func serverVerdict(v validating.Validator, p pair) evaluate.Verdict {
+	r := evaluate.Request{New: served(*p.cur), Resource: gvr, Kind: gvk, Namespace: "default", User: p.who.user, Params: params(p.doc)}
 	if p.old != nil {
 		r.Old = served(*p.old)
 	}
-	return policy.Evaluate(v, r)
+	return evaluate.Evaluate(v, r)
 }
 
 func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 	p, _ := docPolicy(t)
-	v, err := policy.NewEvaluator(p)
+	v, err := evaluate.NewEvaluator(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,8 +476,8 @@ func TestPolicyMutations(t *testing.T) {
 		{"ptrByKey", "", func(d *tt.Doc) { d.PtrByKey = map[string]*tt.Item{"k": {}} }},    // a map of pointers: the whole validation
 		{"secret", "", func(d *tt.Doc) { d.Secret = "s" }},
 	}
-	editor := caller{user: policy.UserInfo{Name: "ed", Groups: []string{"modelgen:role:editor", "modelgen:tenant:t1"}}, subject: &rbac.Subject{Tenant: "t1", Roles: []string{"editor"}}, roles: []string{"editor"}}
-	v, err := policy.NewEvaluator(base)
+	editor := caller{user: evaluate.UserInfo{Name: "ed", Groups: []string{"modelgen:role:editor", "modelgen:tenant:t1"}}, subject: &rbac.Subject{Tenant: "t1", Roles: []string{"editor"}}, roles: []string{"editor"}}
+	v, err := evaluate.NewEvaluator(base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,7 +508,7 @@ func TestPolicyMutations(t *testing.T) {
 				// the path now names a field no object has: the row never changes
 				val.Expression = strings.ReplaceAll(val.Expression, c.drop, "'dropped'")
 			}
-			mv, err := policy.NewEvaluator(p)
+			mv, err := evaluate.NewEvaluator(p)
 			if err != nil {
 				t.Fatal(err)
 			}
