@@ -1,7 +1,9 @@
 // Package gen holds the backends. A backend reads the model (and the
 // schemas built from it) and returns files in memory; it never reads source
-// files, never loads packages and never touches the disk. The CLI lists the
-// backends explicitly and hands every file to one writer.
+// files, never loads packages and never touches the disk. gen/all lists the
+// backends, each declaring the files it may write; the CLI, the agreement
+// harness and the fuzz target run that list and hand every file to one
+// writer.
 package gen
 
 import (

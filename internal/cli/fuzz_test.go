@@ -11,6 +11,7 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/all"
 	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/internal/testkit"
 	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/model"
 )
@@ -77,11 +78,11 @@ func FuzzGenerate(f *testing.F) {
 			}
 		}
 		dir := t.TempDir()
-		write(t, filepath.Join(dir, "go.mod"), "module example.com/fuzz\n\ngo 1.23\n")
-		write(t, filepath.Join(dir, "types.go"), fmt.Sprintf(fuzzSource, typ, fuzzTag(json, validate, state, access)))
+		testkit.WriteFile(t, filepath.Join(dir, "go.mod"), "module example.com/fuzz\n\ngo 1.23\n")
+		testkit.WriteFile(t, filepath.Join(dir, "types.go"), fmt.Sprintf(fuzzSource, typ, fuzzTag(json, validate, state, access)))
 		if config != "" || header != "" {
-			write(t, filepath.Join(dir, "modelgen.yaml"), config)
-			write(t, filepath.Join(dir, "boilerplate.go.txt"), header)
+			testkit.WriteFile(t, filepath.Join(dir, "modelgen.yaml"), config)
+			testkit.WriteFile(t, filepath.Join(dir, "boilerplate.go.txt"), header)
 			checkCLI(t, dir)
 		}
 		m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"."}})
@@ -145,11 +146,4 @@ func fuzzTag(json, validate, state, access string) string {
 		return ""
 	}
 	return "`" + strings.Join(parts, " ") + "`"
-}
-
-func write(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
