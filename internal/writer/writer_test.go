@@ -1,6 +1,7 @@
 package writer_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,25 +14,6 @@ import (
 
 	"github.com/modelgen/modelgen/internal/testkit"
 )
-
-// tree returns every file under dir with its content.
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(dir, path)
-		out[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 func TestWriteCreatesAndReplacesAtomically(t *testing.T) {
 	dir := t.TempDir()
@@ -55,7 +37,7 @@ func TestWriteCreatesAndReplacesAtomically(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{"keep.yaml": "same\n", "replace.yaml": "new\n", "nested/deeper/new.go": "package x\n"}
-	if got := tree(t, dir); !equalMaps(got, want) {
+	if got := testkit.Snapshot(t, dir); !maps.Equal(got, want) {
 		t.Errorf("tree after Write = %v, want %v (no temporary files may remain)", got, want)
 	}
 	if !slices.Equal(res.Written, []string{files[0].Path, replace}) || !slices.Equal(res.Unchanged, []string{keep}) || len(res.Stale) != 0 {
@@ -87,7 +69,7 @@ func TestWriteRejectsTwoFilesWithOnePath(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "two generators produce this file") {
 			t.Errorf("%s twice: err = %v, want a two-generators error", second, err)
 		}
-		if got := tree(t, dir); len(got) != 0 {
+		if got := testkit.Snapshot(t, dir); len(got) != 0 {
 			t.Errorf("%s twice: files were written: %v", second, got)
 		}
 	}
@@ -100,7 +82,7 @@ func TestCheckWritesNothing(t *testing.T) {
 	missing := filepath.Join(dir, "sub", "missing.yaml")
 	testkit.WriteFile(t, current, "ok\n")
 	testkit.WriteFile(t, stale, "old\n")
-	before := tree(t, dir)
+	before := testkit.Snapshot(t, dir)
 
 	res, err := writer.Write([]gen.File{
 		{Path: stale, Data: []byte("new\n")},
@@ -110,7 +92,7 @@ func TestCheckWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := tree(t, dir); !equalMaps(got, before) {
+	if got := testkit.Snapshot(t, dir); !maps.Equal(got, before) {
 		t.Errorf("check mode changed the tree: %v, was %v", got, before)
 	}
 	if _, err := os.Stat(filepath.Dir(missing)); !os.IsNotExist(err) {
@@ -130,7 +112,7 @@ func TestWriteAllOrNothing(t *testing.T) {
 	// "z" is a file, so z/last.yaml cannot be created; the files sorted
 	// before it are staged (and new/deeper created) by then
 	testkit.WriteFile(t, filepath.Join(dir, "z"), "not a directory\n")
-	before := tree(t, dir)
+	before := testkit.Snapshot(t, dir)
 
 	_, err := writer.Write([]gen.File{
 		{Path: first, Data: []byte("new\n")},
@@ -140,24 +122,12 @@ func TestWriteAllOrNothing(t *testing.T) {
 	if err == nil {
 		t.Fatal("Write succeeded although z/last.yaml cannot be created")
 	}
-	if got := tree(t, dir); !equalMaps(got, before) {
+	if got := testkit.Snapshot(t, dir); !maps.Equal(got, before) {
 		t.Errorf("a failed Write changed the tree:\n got %v\nwant %v", got, before)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
 		t.Errorf("a failed Write left the directory it created: %v", err)
 	}
-}
-
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestWriteChecksEveryDestinationFirst: a destination that cannot be
@@ -172,7 +142,7 @@ func TestWriteChecksEveryDestinationFirst(t *testing.T) {
 	testkit.WriteFile(t, first, "old\n")
 	testkit.WriteFile(t, last, "old\n")
 	testkit.WriteFile(t, filepath.Join(blocked, "inside.txt"), "a directory in the way\n")
-	before := tree(t, dir)
+	before := testkit.Snapshot(t, dir)
 	files := []gen.File{
 		{Path: first, Data: []byte("new\n")},
 		{Path: blocked, Data: []byte("package m\n")},
@@ -183,7 +153,7 @@ func TestWriteChecksEveryDestinationFirst(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), blocked+": is a directory, not a regular file; move it away") {
 			t.Errorf("check=%v: err = %v, want the directory in the way named", check, err)
 		}
-		if got := tree(t, dir); !equalMaps(got, before) {
+		if got := testkit.Snapshot(t, dir); !maps.Equal(got, before) {
 			t.Errorf("check=%v: a failed Write changed the tree:\n got %v\nwant %v", check, got, before)
 		}
 	}
