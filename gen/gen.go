@@ -216,8 +216,16 @@ func (c *Context) Schemas(t model.Target) *schema.Set {
 	if s, ok := c.schemas[t]; ok {
 		return s
 	}
-	s := schema.BuildWith(c.Model, t, c.schemaOptions())
+	var prev *schema.Set
+	for _, o := range c.schemas {
+		prev = o
+	}
+	s := schema.BuildFrom(c.Model, t, c.schemaOptions(), prev)
 	c.schemas[t] = s
+	if prev != nil {
+		prev.Release()
+		s.Release()
+	}
 	return s
 }
 
