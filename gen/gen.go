@@ -216,16 +216,8 @@ func (c *Context) Schemas(t model.Target) *schema.Set {
 	if s, ok := c.schemas[t]; ok {
 		return s
 	}
-	var prev *schema.Set
-	for _, o := range c.schemas {
-		prev = o
-	}
-	s := schema.BuildFrom(c.Model, t, c.schemaOptions(), prev)
+	s := schema.BuildWith(c.Model, t, c.schemaOptions())
 	c.schemas[t] = s
-	if prev != nil {
-		prev.Release()
-		s.Release()
-	}
 	return s
 }
 

@@ -31,16 +31,7 @@ type Set struct {
 
 	byLink  map[string]*model.Type // controller-tools link -> model type
 	differs map[*model.Type]bool   // the types with an unvalidated variant
-
-	// base and others are this set's controller-tools parse, kept for the
-	// other target (BuildFrom) until Release: each model type's schema
-	// before the overlay, and the other types the parse reached.
-	base   map[*model.Type]apiext.JSONSchemaProps
-	others []crd.TypeIdent
 }
-
-// Release drops the parse kept for BuildFrom.
-func (s *Set) Release() { s.base, s.others = nil, nil }
 
 // Ident is controller-tools' identity of a model type.
 func Ident(t *model.Type) crd.TypeIdent {
@@ -68,15 +59,6 @@ func Build(m *model.Model, target model.Target) *Set {
 
 // BuildWith is Build under parser options.
 func BuildWith(m *model.Model, target model.Target, opts Options) *Set {
-	return BuildFrom(m, target, opts, nil)
-}
-
-// BuildFrom is BuildWith reusing the parse of another target's set (nil:
-// none): a model type's own schema refers to the well-known types by
-// link, so it is the same under either target's known types, and only the
-// other types (ObjectMeta, which the OpenAPI target describes in full, and
-// what it reaches) are parsed again, under this target's known types.
-func BuildFrom(m *model.Model, target model.Target, opts Options, prev *Set) *Set {
 	p := &crd.Parser{Collector: m.Collector, Checker: m.Checker, AllowDangerousTypes: true, IgnoreUnexportedFields: opts.IgnoreUnexportedFields}
 	p.GenerateEmbeddedObjectMeta = opts.EmbeddedObjectMeta && target == model.TargetCRD
 	crd.AddKnownTypes(p)
@@ -92,33 +74,9 @@ func BuildFrom(m *model.Model, target model.Target, opts Options, prev *Set) *Se
 	for _, t := range types {
 		jsonTags(t, p.Types[Ident(t)])
 	}
-	if prev != nil && prev.base != nil {
-		for t, sc := range prev.base {
-			p.Schemata[Ident(t)] = *sc.DeepCopy()
-		}
-		for _, id := range prev.others {
-			p.NeedSchemaFor(id)
-		}
-	}
 	for _, t := range types {
 		p.NeedSchemaFor(Ident(t))
 	}
-	own := map[crd.TypeIdent]bool{}
-	for _, t := range types {
-		own[Ident(t)] = true
-	}
-	for id := range p.Schemata {
-		if !own[id] {
-			s.others = append(s.others, id)
-		}
-	}
-	sort.Slice(s.others, func(i, j int) bool {
-		a, b := s.others[i], s.others[j]
-		if a.Package.PkgPath != b.Package.PkgPath {
-			return a.Package.PkgPath < b.Package.PkgPath
-		}
-		return a.Name < b.Name
-	})
 	for _, pk := range m.Packages {
 		s.Diags.Add(pk.LoadErrors())
 	}
@@ -146,7 +104,6 @@ func BuildFrom(m *model.Model, target model.Target, opts Options, prev *Set) *Se
 	for _, t := range types {
 		s.pointerEmbeds(t)
 	}
-	s.base = base
 	return s
 }
 
