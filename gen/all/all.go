@@ -57,18 +57,23 @@ func Names() []string {
 }
 
 // Select returns the backends a comma-separated list of names (--only)
-// names, in the order given; empty means every backend. An unknown name is
-// an error that lists the known ones.
+// names, in the order given, each once (a name given twice runs once);
+// empty means every backend. An unknown name is an error that lists the
+// known ones.
 func Select(only string) ([]gen.Generator, error) {
 	if only == "" {
 		return Backends(), nil
 	}
 	var out []gen.Generator
+	seen := map[string]bool{}
 	for _, name := range strings.Split(only, ",") {
 		found := false
 		for _, g := range backends {
 			if g.Name() == strings.TrimSpace(name) {
-				out, found = append(out, g), true
+				found = true
+				if !seen[g.Name()] {
+					out, seen[g.Name()] = append(out, g), true
+				}
 			}
 		}
 		if !found {

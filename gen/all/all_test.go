@@ -107,6 +107,9 @@ func TestSelect(t *testing.T) {
 	if err != nil || len(got) != 2 || got[0].Name() != "rbac" || got[1].Name() != "crd" {
 		t.Errorf("Select(rbac, crd) = %v, %v", got, err)
 	}
+	if got, err := all.Select("crd,rbac,crd"); err != nil || len(got) != 2 || got[0].Name() != "crd" || got[1].Name() != "rbac" {
+		t.Errorf("Select(crd,rbac,crd) = %v, %v; want crd and rbac, each once", got, err)
+	}
 	if got, err := all.Select(""); err != nil || len(got) != len(all.Names()) {
 		t.Errorf("Select(\"\") = %d backends, %v; want all %d", len(got), err, len(all.Names()))
 	}
