@@ -1,12 +1,17 @@
 package yamlout
 
 import (
+	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
+	yamlv2 "sigs.k8s.io/yaml/goyaml.v2"
 )
 
 // TestSameBytesAsJSONToYAML: numbers of every kind, strings that need
@@ -33,11 +38,11 @@ func TestSameBytesAsJSONToYAML(t *testing.T) {
 	}
 }
 
-// TestChunksGiveTheWholeEncoding: a document encoded a few entries at a
-// time has the bytes of one yaml.Marshal of the whole: key order (digits
-// compared as numbers), indentation, strings folded at the document's
-// columns, a key too long to be a simple key, sequences of mappings.
-func TestChunksGiveTheWholeEncoding(t *testing.T) {
+// TestLargeDocumentSameBytes: a document too big to write a line at a
+// time by hand has the bytes of yaml.Marshal: key order (digits compared
+// as numbers), indentation, strings folded at the document's columns, a
+// key too long to be a simple key, sequences of mappings.
+func TestLargeDocumentSameBytes(t *testing.T) {
 	long := strings.Repeat("a long string that the emitter folds at its width ", 4)
 	doc := map[string]any{}
 	for i := range 40 {
@@ -49,23 +54,52 @@ func TestChunksGiveTheWholeEncoding(t *testing.T) {
 	}
 	doc[strings.Repeat("k", 140)] = map[string]any{"a": map[string]any{"b": 1, "c": []any{1, 2}}, "d": long}
 	doc["paths"] = map[string]any{"/apis/v1/{name}": map[string]any{"get": map[string]any{"description": long}}}
-	for _, js := range []any{doc, examplesDocument(t)} {
-		want, err := yaml.Marshal(js)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, limit := range []int{1, 3, 50, 1000} {
-			chunkNodes = limit
-			got, err := Encode(js)
-			chunkNodes = 20000
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != string(want) {
-				t.Fatalf("chunks of %d nodes: %d bytes against %d; first difference at byte %d", limit, len(got), len(want), firstDiff(got, want))
-			}
-		}
+	for _, v := range []any{doc, examplesDocument(t)} {
+		assertSameBytes(t, "document", v)
 	}
+}
+
+// TestGoldensSameBytes decodes every YAML document of the repository's
+// YAML files (goldens, examples, testdata) as JSON values and writes each
+// with the direct emitter and with yaml.Marshal.
+func TestGoldensSameBytes(t *testing.T) {
+	docs := 0
+	separator := regexp.MustCompile(`(?m)^---[ \t]*$`)
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, part := range separator.Split(string(b), -1) {
+			js, err := yaml.YAMLToJSON([]byte(part))
+			if err != nil || string(js) == "null" {
+				continue // not YAML (an input that must fail), or empty
+			}
+			v, err := Decode(js)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			assertSameBytes(t, fmt.Sprintf("%s document %d", path, i), typed(v))
+			docs++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if docs < 150 {
+		t.Fatalf("only %d YAML documents found in the repository", docs)
+	}
+	t.Logf("%d documents", docs)
 }
 
 // examplesDocument is the PaymentOrder example's OpenAPI document.
@@ -83,6 +117,29 @@ func examplesDocument(t *testing.T) any {
 		t.Fatal(err)
 	}
 	return typed(v)
+}
+
+// assertSameBytes fails unless the direct emitter (not its fallback)
+// writes v as yaml.Marshal does.
+func assertSameBytes(t *testing.T, name string, v any) {
+	t.Helper()
+	want, err := yamlv2.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := emitDocument(nil, v)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if !bytes.Equal(got, want) {
+		i := firstDiff(got, want)
+		t.Fatalf("%s: %d bytes against yaml.Marshal's %d; first difference at byte %d:\n got %q\nwant %q",
+			name, len(got), len(want), i, around(got, i), around(want, i))
+	}
+}
+
+func around(b []byte, i int) []byte {
+	return b[max(i-80, 0):min(i+80, len(b))]
 }
 
 func firstDiff(a, b []byte) int {
