@@ -34,6 +34,9 @@ func TestScalarStyles(t *testing.T) {
 		{"hex ints", "0x10", "k: \"0x10\"\n"},
 		{"underscores in ints", "1_000", "k: \"1_000\"\n"},
 		{"binary ints", "0b101", "k: \"0b101\"\n"},
+		{"a trailing underscore is dropped before reading an int", "1_", "k: \"1_\"\n"},
+		{"underscores are dropped before reading a float", "1_0.5", "k: \"1_0.5\"\n"},
+		{"0b then a signed binary number is an int", "0b+1", "k: \"0b+1\"\n"},
 		{"negative binary ints", "-0b11", "k: \"-0b11\"\n"},
 		{"exponent floats", "1e3", "k: \"1e3\"\n"},
 		{"floats", "1.5", "k: \"1.5\"\n"},
@@ -83,6 +86,7 @@ func TestScalarStyles(t *testing.T) {
 		{"a line feed makes a literal, stripped", "a\nb", "k: |-\n  a\n  b\n"},
 		{"one final line feed is clipped", "a\n", "k: |\n  a\n"},
 		{"two final line feeds are kept", "a\n\n", "k: |+\n  a\n\n"},
+		{"a lone line feed is kept", "\n", "k: |2+\n\n"},
 		{"a leading space gives an indentation hint", " a\nb", "k: |2-\n   a\n  b\n"},
 		{"a leading line feed gives an indentation hint", "\na", "k: |2-\n\n  a\n"},
 		{"space before a break is double-quoted", "a \nb", "k: \"a \\nb\"\n"},
@@ -126,6 +130,7 @@ func TestKeysAndCollections(t *testing.T) {
 		{"keys are not folded", map[string]any{words + "end": 1}, words + "end: 1\n"},
 		{"key indicators quote keys", map[string]any{"#a": 1}, "'#a': 1\n"},
 		{"digits in keys compare as numbers", map[string]any{"k10": 1, "k9": 2, "k09": 3, "a": 4, "_": 5, "K": 6}, "_: 5\nK: 6\na: 4\nk9: 2\nk09: 3\nk10: 1\n"},
+		{"a longer run of digits with a smaller number sorts first", map[string]any{"k02": 1, "k001": 2}, "k001: 2\nk02: 1\n"},
 		{"non-letters sort before letters", map[string]any{"b": 1, "é": 2, "-": 3, "1": 4}, "'-': 3\n\"1\": 4\nb: 1\né: 2\n"},
 		{"empty mapping", map[string]any{}, "{}\n"},
 		{"empty sequence", []any{}, "[]\n"},
@@ -228,9 +233,9 @@ func FuzzEmitMatchesYAMLv2(f *testing.F) {
 			s = strings.ToValidUTF8(s, "?")
 		}
 		doc := map[string]any{
-			s:   s,
-			"a": []any{s, map[string]any{s: []any{s}, "x": s}, []any{s, []any{s}}},
-			"b": map[string]any{"c": map[string]any{"d": s, "e": map[string]any{"f": map[string]any{"g": s}}}},
+			s:                                   s,
+			"a":                                 []any{s, map[string]any{s: []any{s}, "x": s}, []any{s, []any{s}}},
+			"b":                                 map[string]any{"c": map[string]any{"d": s, "e": map[string]any{"f": map[string]any{"g": s}}}},
 			strings.Repeat("long key ", 10) + s: map[string]any{s + "1": s, s + "10": 1, s + "9": []any{}},
 		}
 		for _, v := range []any{doc, s, []any{s, s}} {

@@ -61,8 +61,9 @@ var resolveHint = func() (t [256]byte) {
 	return t
 }()
 
-// resolveWords is resolve.go's resolveMap: words read as a bool, null,
-// float or the merge key.
+// resolveWords is resolve.go's resolveMap: words read as a bool, null or
+// float. Its merge key "<<" is left out: '<' has no hint, so resolve never
+// looks it up and "<<" stays plain.
 var resolveWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range []string{
@@ -70,7 +71,6 @@ var resolveWords = func() map[string]bool {
 		"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF",
 		"", "~", "null", "Null", "NULL",
 		".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
-		"<<",
 	} {
 		m[w] = true
 	}
