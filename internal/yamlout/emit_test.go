@@ -138,6 +138,10 @@ func TestKeysAndCollections(t *testing.T) {
 		{"sequences in sequences and mappings", []any{[]any{1, []any{2}}, map[string]any{"a": 1, "b": []any{map[string]any{"c": 1}}}}, "- - 1\n  - - 2\n- a: 1\n  b:\n  - c: 1\n"},
 		{"a root literal", "x\n", "|\n  x\n"},
 		{"a root scalar", "plain", "plain\n"},
+		{"a kept literal at the root ends with no document end marker", "a\n\n", "|+\n  a\n\n"},
+		{"a document start marker as a string is quoted", "---", "'---'\n"},
+		{"a document end marker as a string is quoted", "...", "'...'\n"},
+		{"a root null", nil, "null\n"},
 		{"scalars in a sequence in a mapping", map[string]any{"a": []any{"x\ny", words + words}}, "a:\n- |-\n  x\n  y\n- 'word word word word word word word word word word word word word word word word\n  word word word word word word word word word word word word word word word word\n  word word word word word word word word '\n"},
 	} {
 		assertEmits(t, c.rule, c.value, c.want)
