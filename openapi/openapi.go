@@ -115,6 +115,9 @@ type compiledPattern struct {
 
 // YAML renders the document deterministically (keys sorted).
 func YAML(doc *openapi3.T) ([]byte, error) {
+	if tree, ok := jsonTree(doc); ok {
+		return yamlout.Encode(tree) // the JSON path's bytes, without the JSON
+	}
 	js, err := json.Marshal(doc)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,4 @@
+package openapi
+
+// JSONTree is jsonTree, for the tests of package openapi_test.
+var JSONTree = jsonTree

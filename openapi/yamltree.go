@@ -1,0 +1,216 @@
+package openapi
+
+import (
+	"encoding"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// jsonTree returns the value yamlout.Decode (numbers typed as yamlout's
+// Encode types them) reads from json.Marshal(doc), without writing and
+// reading the JSON text: kin-openapi's MarshalJSON methods are
+// json.Marshal(MarshalYAML()) (yamlMarshalers lists those read to be so),
+// so the tree is their MarshalYAML values with encoding/json's rules for
+// the rest (nil slices and maps are null, numbers as their JSON text reads
+// back). Where it meets anything else (a struct, a type of another
+// package with its own marshaller, bytes, a string that is not UTF-8,
+// NaN) it reports false, and the caller takes the JSON path.
+func jsonTree(doc *openapi3.T) (any, bool) {
+	return treeOf(reflect.ValueOf(doc))
+}
+
+// yamlMarshalers are the openapi3 types whose MarshalJSON is
+// `x, err := v.MarshalYAML(); ...; return json.Marshal(x)` in
+// kin-openapi v0.153.0 (Header, which defers to its Parameter, and
+// FieldLocations, which has no MarshalYAML, are not).
+var yamlMarshalers = map[reflect.Type]bool{}
+
+func init() {
+	for _, v := range []any{
+		openapi3.T{}, openapi3.Components{}, openapi3.Contact{}, openapi3.Discriminator{},
+		openapi3.Encoding{}, openapi3.Example{}, openapi3.ExternalDocs{}, openapi3.Info{},
+		openapi3.License{}, openapi3.Link{}, openapi3.Responses{}, openapi3.Callback{},
+		openapi3.Paths{}, openapi3.MediaType{}, openapi3.Operation{}, openapi3.Parameter{},
+		openapi3.PathItem{}, openapi3.Ref{}, openapi3.CallbackRef{}, openapi3.ExampleRef{},
+		openapi3.HeaderRef{}, openapi3.LinkRef{}, openapi3.ParameterRef{}, openapi3.RequestBodyRef{},
+		openapi3.ResponseRef{}, openapi3.SchemaRef{}, openapi3.SecuritySchemeRef{},
+		openapi3.RequestBody{}, openapi3.Response{}, openapi3.Types{}, openapi3.BoolSchema{},
+		openapi3.ExclusiveBound{}, openapi3.Schema{}, openapi3.SecurityScheme{},
+		openapi3.OAuthFlows{}, openapi3.OAuthFlow{}, openapi3.Server{}, openapi3.ServerVariable{},
+		openapi3.Tag{}, openapi3.XML{},
+	} {
+		yamlMarshalers[reflect.TypeOf(v)] = true
+	}
+}
+
+type yamlMarshaler interface{ MarshalYAML() (any, error) }
+
+var (
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	jsonNumberType    = reflect.TypeFor[json.Number]()
+)
+
+// isJSONNumber reports whether s is a JSON number literal (json.Marshal
+// fails on a json.Number that is not).
+func isJSONNumber(s string) bool {
+	return s != "" && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') && json.Valid([]byte(s))
+}
+
+// treeOf follows encoding/json's choice of encoder for v (newTypeEncoder:
+// an addressable value whose pointer has MarshalJSON uses it, then the
+// type's own MarshalJSON, then TextMarshaler, then its kind).
+func treeOf(v reflect.Value) (any, bool) {
+	if !v.IsValid() {
+		return nil, true
+	}
+	t := v.Type()
+	if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(jsonMarshalerType) {
+		return marshalerTree(v.Addr())
+	}
+	if t.Implements(jsonMarshalerType) {
+		if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
+			return nil, true
+		}
+		return marshalerTree(v)
+	}
+	if t.Implements(textMarshalerType) || t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textMarshalerType) {
+		return nil, false
+	}
+	switch t.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if v.IsNil() {
+			return nil, true
+		}
+		return treeOf(v.Elem())
+	case reflect.Map:
+		return mapTree(v)
+	case reflect.Slice:
+		if v.IsNil() {
+			return nil, true
+		}
+		return listTree(v)
+	case reflect.Array:
+		return listTree(v)
+	case reflect.String:
+		s := v.String()
+		if t == jsonNumberType { // written as the number it holds
+			if s == "" {
+				s = "0"
+			}
+			return numberTree(s), isJSONNumber(s)
+		}
+		return s, utf8.ValidString(s) // json.Marshal writes U+FFFD for each bad byte
+	case reflect.Bool:
+		return v.Bool(), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return numberTree(strconv.FormatInt(v.Int(), 10)), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return numberTree(strconv.FormatUint(v.Uint(), 10)), true
+	case reflect.Float32:
+		return floatTree(v.Float(), 32)
+	case reflect.Float64:
+		return floatTree(v.Float(), 64)
+	}
+	return nil, false
+}
+
+// marshalerTree is the tree of a value whose MarshalJSON json.Marshal
+// calls: the tree of its MarshalYAML value, for the types known to
+// marshal that way.
+func marshalerTree(v reflect.Value) (any, bool) {
+	base := v.Type()
+	if base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	if !yamlMarshalers[base] {
+		return nil, false
+	}
+	m, ok := v.Interface().(yamlMarshaler)
+	if !ok { // a value whose MarshalYAML has a pointer receiver (Info)
+		p := reflect.New(base)
+		p.Elem().Set(v)
+		m = p.Interface().(yamlMarshaler)
+	}
+	x, err := m.MarshalYAML()
+	if err != nil {
+		return nil, false
+	}
+	if x == nil { // json.Marshal(nil) is null, but ExclusiveBound writes nothing (an error)
+		return nil, base != reflect.TypeFor[openapi3.ExclusiveBound]()
+	}
+	return treeOf(reflect.ValueOf(x))
+}
+
+func mapTree(v reflect.Value) (any, bool) {
+	if v.Type().Key().Kind() != reflect.String {
+		return nil, false
+	}
+	if v.IsNil() {
+		return nil, true
+	}
+	out := make(map[string]any, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		k := it.Key().String()
+		if !utf8.ValidString(k) {
+			return nil, false
+		}
+		e, ok := treeOf(it.Value())
+		if !ok {
+			return nil, false
+		}
+		out[k] = e
+	}
+	return out, true
+}
+
+func listTree(v reflect.Value) (any, bool) {
+	if v.Type().Elem().Kind() == reflect.Uint8 {
+		return nil, false // base64 text in JSON
+	}
+	out := make([]any, v.Len())
+	for i := range out {
+		e, ok := treeOf(v.Index(i))
+		if !ok {
+			return nil, false
+		}
+		out[i] = e
+	}
+	return out, true
+}
+
+// floatTree formats f as encoding/json's floatEncoder does and reads the
+// text back as a number.
+func floatTree(f float64, bits int) (any, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, false // json.Marshal fails
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	return numberTree(strconv.FormatFloat(f, format, -1, bits)), true
+}
+
+// numberTree is the value yamlout gives a JSON number's text: int when it
+// fits, then int64, uint64, float64.
+func numberTree(s string) any {
+	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+		if i == int64(int(i)) {
+			return int(i)
+		}
+		return i
+	}
+	if u, err := strconv.ParseUint(s, 0, 64); err == nil {
+		return u
+	}
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}

@@ -1,0 +1,95 @@
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/modelgen/modelgen/internal/yamlout"
+)
+
+// ptrMarshaler has MarshalJSON on its pointer: json.Marshal calls it only
+// where the value is addressable.
+type ptrMarshaler struct{ A int }
+
+func (*ptrMarshaler) MarshalJSON() ([]byte, error) { return []byte(`"custom"`), nil }
+
+// textOnly is written by json.Marshal as its MarshalText.
+type textOnly string
+
+func (textOnly) MarshalText() ([]byte, error) { return []byte("text"), nil }
+
+// TestTreeFollowsEncodingJSON: values the tree builds itself read as
+// their JSON text does (numbers typed from their text, nil slices and maps
+// null, kin-openapi marshallers through MarshalYAML), and values it does
+// not know are refused, not guessed.
+func TestTreeFollowsEncodingJSON(t *testing.T) {
+	min1, big := 1.0, 1e21
+	for name, v := range map[string]any{
+		"integral float is an int":        map[string]any{"f": 1.0, "g": math.Copysign(0, -1)},
+		"float32 reads as its text":       map[string]any{"f": float32(0.1)},
+		"a large float keeps e":           map[string]any{"f": 1e21, "g": 1e-7},
+		"a float that fits a uint64":      map[string]any{"f": 1e19},
+		"a float past uint64":             map[string]any{"f": 1e20},
+		"ints of every size":              map[string]any{"a": int8(-3), "b": uint64(math.MaxUint64), "c": int64(math.MinInt64), "d": uint32(7)},
+		"nil and empty collections":       map[string]any{"a": []string(nil), "b": []string{}, "c": map[string]int(nil), "d": map[string]int{}, "e": (*int)(nil)},
+		"named strings and arrays":        map[string]any{"t": openapi3.Types{"string"}, "a": [2]bool{true, false}},
+		"a reference to nothing is null":  map[string]any{"r": openapi3.SchemaRef{}, "b": openapi3.BoolSchema{}},
+		"Types in a list are addressable": []openapi3.Types{{"string"}, {"string", "null"}},
+		"json.Number is its number":       map[string]any{"a": json.Number("12"), "b": json.Number("1.50"), "c": json.Number("")},
+		"Info: MarshalYAML on pointer":    map[string]any{"info": openapi3.Info{Title: "t", Version: "1"}, "p": &openapi3.Info{Title: "p"}},
+		"schemas with bounds and refs": &openapi3.Schema{
+			Type: &openapi3.Types{"number"}, Min: &min1, Max: &big, ExclusiveMin: openapi3.ExclusiveBound{Bool: ptr(true)},
+			Properties:           openapi3.Schemas{"a": {Ref: "#/components/schemas/A"}, "b": {Value: &openapi3.Schema{Enum: []any{"x", 2, nil}}}},
+			AdditionalProperties: openapi3.AdditionalProperties{Has: ptr(false)},
+			Extensions:           map[string]any{"x-a": map[string]any{"n": json.Number("12")}, "x-b": []any{1.5}},
+		},
+	} {
+		tree, ok := treeOf(reflect.ValueOf(v))
+		if !ok {
+			t.Errorf("%s: refused", name)
+			continue
+		}
+		js, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := yamlout.FromJSON(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := yamlout.Encode(tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", name, got, want)
+		}
+	}
+	for name, v := range map[string]any{
+		"a struct":                       struct{ A int }{1},
+		"bytes":                          []byte("x"),
+		"a string that is not UTF-8":     map[string]any{"s": "\xff"},
+		"a key that is not UTF-8":        map[string]any{"\xff": 1},
+		"NaN":                            math.NaN(),
+		"a map with int keys":            map[int]string{1: "a"},
+		"a pointer marshaller in a list": []ptrMarshaler{{1}},
+		"a pointer marshaller":           &ptrMarshaler{1},
+		"a JSON marshaller":              time.Time{},
+		"an unset exclusive bound":       map[string]any{"e": openapi3.ExclusiveBound{}},
+		"a text marshaller":              map[string]any{"t": textOnly("x")},
+		"a json.Number that is not one":  json.Number("1x"),
+		"Header defers to Parameter":     &openapi3.Header{},
+	} {
+		if _, ok := treeOf(reflect.ValueOf(v)); ok {
+			t.Errorf("%s: taken, want refused", name)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
