@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -330,5 +332,32 @@ func assertSameValue(t *testing.T, v any, out []byte) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q reads back as %v, want %v", out, got, want)
+	}
+}
+
+// TestNoLineWrapFallsBack: after yaml.FutureLineWrap (process-wide, so in
+// a child process) yaml.v2 stops folding long lines, and Encode gives its
+// bytes, not the port's folded ones.
+func TestNoLineWrapFallsBack(t *testing.T) {
+	if os.Getenv("YAMLOUT_FUTURE_LINE_WRAP") == "1" {
+		yamlv2.FutureLineWrap()
+		v := map[string]any{"k": words + words}
+		want, err := yamlv2.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Encode(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) || bytes.Count(got, []byte("\n")) != 1 {
+			t.Fatalf("got %q, yaml.Marshal without line wrapping gives %q", got, want)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoLineWrapFallsBack$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "YAMLOUT_FUTURE_LINE_WRAP=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }
