@@ -21,8 +21,22 @@ import (
 // package with its own marshaller, bytes, a string that is not UTF-8,
 // NaN) it reports false, and the caller takes the JSON path.
 func jsonTree(doc *openapi3.T) (any, bool) {
-	return treeOf(reflect.ValueOf(doc))
+	return treeOf(reflect.ValueOf(doc), level{})
 }
+
+// level is how deep treeOf is: in JSON objects and arrays (json.Decoder
+// refuses more than 10000) and in calls (a cycle of schemas would recurse
+// for ever). Past either bound the document takes the JSON path, which
+// fails there as it did before.
+type level struct{ nest, depth int }
+
+const (
+	maxNest  = 10000
+	maxDepth = 100000
+)
+
+func (l level) down() level { return level{l.nest, l.depth + 1} }
+func (l level) in() level   { return level{l.nest + 1, l.depth + 1} }
 
 // yamlMarshalers are the openapi3 types whose MarshalJSON is
 // `x, err := v.MarshalYAML(); ...; return json.Marshal(x)` in
@@ -65,19 +79,22 @@ func isJSONNumber(s string) bool {
 // treeOf follows encoding/json's choice of encoder for v (newTypeEncoder:
 // an addressable value whose pointer has MarshalJSON uses it, then the
 // type's own MarshalJSON, then TextMarshaler, then its kind).
-func treeOf(v reflect.Value) (any, bool) {
+func treeOf(v reflect.Value, l level) (any, bool) {
 	if !v.IsValid() {
 		return nil, true
 	}
+	if l.nest > maxNest || l.depth > maxDepth {
+		return nil, false
+	}
 	t := v.Type()
 	if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(jsonMarshalerType) {
-		return marshalerTree(v.Addr())
+		return marshalerTree(v.Addr(), l)
 	}
 	if t.Implements(jsonMarshalerType) {
 		if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
 			return nil, true
 		}
-		return marshalerTree(v)
+		return marshalerTree(v, l)
 	}
 	if t.Implements(textMarshalerType) || t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textMarshalerType) {
 		return nil, false
@@ -87,16 +104,16 @@ func treeOf(v reflect.Value) (any, bool) {
 		if v.IsNil() {
 			return nil, true
 		}
-		return treeOf(v.Elem())
+		return treeOf(v.Elem(), l.down())
 	case reflect.Map:
-		return mapTree(v)
+		return mapTree(v, l.in())
 	case reflect.Slice:
 		if v.IsNil() {
 			return nil, true
 		}
-		return listTree(v)
+		return listTree(v, l.in())
 	case reflect.Array:
-		return listTree(v)
+		return listTree(v, l.in())
 	case reflect.String:
 		s := v.String()
 		if t == jsonNumberType { // written as the number it holds
@@ -123,7 +140,7 @@ func treeOf(v reflect.Value) (any, bool) {
 // marshalerTree is the tree of a value whose MarshalJSON json.Marshal
 // calls: the tree of its MarshalYAML value, for the types known to
 // marshal that way.
-func marshalerTree(v reflect.Value) (any, bool) {
+func marshalerTree(v reflect.Value, l level) (any, bool) {
 	base := v.Type()
 	if base.Kind() == reflect.Pointer {
 		base = base.Elem()
@@ -144,10 +161,10 @@ func marshalerTree(v reflect.Value) (any, bool) {
 	if x == nil { // json.Marshal(nil) is null, but ExclusiveBound writes nothing (an error)
 		return nil, base != reflect.TypeFor[openapi3.ExclusiveBound]()
 	}
-	return treeOf(reflect.ValueOf(x))
+	return treeOf(reflect.ValueOf(x), l.down())
 }
 
-func mapTree(v reflect.Value) (any, bool) {
+func mapTree(v reflect.Value, l level) (any, bool) {
 	if v.Type().Key().Kind() != reflect.String {
 		return nil, false
 	}
@@ -160,7 +177,7 @@ func mapTree(v reflect.Value) (any, bool) {
 		if !utf8.ValidString(k) {
 			return nil, false
 		}
-		e, ok := treeOf(it.Value())
+		e, ok := treeOf(it.Value(), l)
 		if !ok {
 			return nil, false
 		}
@@ -169,13 +186,13 @@ func mapTree(v reflect.Value) (any, bool) {
 	return out, true
 }
 
-func listTree(v reflect.Value) (any, bool) {
+func listTree(v reflect.Value, l level) (any, bool) {
 	if v.Type().Elem().Kind() == reflect.Uint8 {
 		return nil, false // base64 text in JSON
 	}
 	out := make([]any, v.Len())
 	for i := range out {
-		e, ok := treeOf(v.Index(i))
+		e, ok := treeOf(v.Index(i), l)
 		if !ok {
 			return nil, false
 		}

@@ -50,7 +50,7 @@ func TestTreeFollowsEncodingJSON(t *testing.T) {
 			Extensions:           map[string]any{"x-a": map[string]any{"n": json.Number("12")}, "x-b": []any{1.5}},
 		},
 	} {
-		tree, ok := treeOf(reflect.ValueOf(v))
+		tree, ok := treeOf(reflect.ValueOf(v), level{})
 		if !ok {
 			t.Errorf("%s: refused", name)
 			continue
@@ -86,10 +86,31 @@ func TestTreeFollowsEncodingJSON(t *testing.T) {
 		"a json.Number that is not one":  json.Number("1x"),
 		"Header defers to Parameter":     &openapi3.Header{},
 	} {
-		if _, ok := treeOf(reflect.ValueOf(v)); ok {
+		if _, ok := treeOf(reflect.ValueOf(v), level{}); ok {
 			t.Errorf("%s: taken, want refused", name)
 		}
 	}
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestTreeStopsAtItsBounds: a schema that contains itself inline would
+// recurse for ever, and lists nested deeper than json.Decoder reads got
+// an error on the JSON path; the tree gives both to that path.
+func TestTreeStopsAtItsBounds(t *testing.T) {
+	s := &openapi3.Schema{}
+	s.Items = &openapi3.SchemaRef{Value: s}
+	if _, ok := treeOf(reflect.ValueOf(s), level{}); ok {
+		t.Fatal("a cycle gave a tree")
+	}
+	deep := any(1)
+	for range maxNest + 1 {
+		deep = []any{deep}
+	}
+	if _, ok := treeOf(reflect.ValueOf(deep), level{}); ok {
+		t.Fatal("lists nested deeper than JSON reads gave a tree")
+	}
+	if _, ok := treeOf(reflect.ValueOf(deep.([]any)[0]), level{}); !ok {
+		t.Fatal("lists nested as deep as JSON reads gave no tree")
+	}
+}
