@@ -175,24 +175,24 @@ func (c *cached) save(files []gen.File, diags model.Diagnostics, extra []string)
 	if c == nil || c.hit || diags.HasErrors() {
 		return
 	}
-	extraSums := runcache.Hash(extra, immutableRoots())
-	// an input written this close to the run may have changed after the
-	// run read it: the next run does the work again
-	if c.sums.Recent(c.start) || extraSums.Recent(c.start) {
-		return
-	}
-	r := &runcache.Record{Tool: c.tool, Extra: extraSums.Files, Diags: diags}
 	outputs := map[string]bool{}
+	r := &runcache.Record{Tool: c.tool, Diags: diags}
 	for _, f := range files {
 		path := filepath.Clean(f.Path)
 		outputs[path] = true
 		r.Files = append(r.Files, runcache.File{Path: path, Owner: f.Owner, Backend: f.Backend, Sum: runcache.Sum(f.Data)})
 	}
-	for p := range extraSums.Files {
-		if outputs[p] {
-			delete(extraSums.Files, p)
-		}
+	extraSums := runcache.Hash(extra, immutableRoots())
+	// an input written this close to the run may have changed after the
+	// run read it: the next run does the work again (the generated files
+	// are compared by content, however recent)
+	if c.sums.Recent(c.start, outputs) || extraSums.Recent(c.start, outputs) {
+		return
 	}
+	for p := range outputs {
+		delete(extraSums.Files, p)
+	}
+	r.Extra = extraSums.Files
 	r.Inputs = c.sums.Digest(outputs)
 	c.cache.Save(c.key, r) // a record that cannot be written is a miss next time
 }

@@ -118,7 +118,7 @@ func generateFlagSet(fl *generateFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&fl.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.BoolVar(&fl.quiet, "q", false, "no progress lines (a run that lasts over 2s names each phase on stderr)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader, webhook: auto|always|never, webhookDir, webhookService, webhookCertificate,\npolicy: auto|never, policyDir, policyRolePrefix, policyTenantFrom: group|extra|namespace,\npolicyTenantPrefix, policyTenantExtra, policyServiceAccounts, policyExemptGroups,\npolicyExemptUsers, policyParamName).\n\nFlags:\n")
+		fmt.Fprint(fs.Output(), "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader, webhook: auto|always|never, webhookDir, webhookService, webhookCertificate,\npolicy: auto|never, policyDir, policyRolePrefix, policyTenantFrom: group|extra|namespace,\npolicyTenantPrefix, policyTenantExtra, policyServiceAccounts, policyExemptGroups,\npolicyExemptUsers, policyParamName).\n\nA run whose inputs have not moved since the last successful run of the same\ncommand line here skips generating (MODELGEN_CACHE: the cache directory, or off;\ndocs/files.md).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	return fs

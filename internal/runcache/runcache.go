@@ -252,12 +252,12 @@ func elfBuildID(path string) string {
 // Sums are the files a run read, by path: "sha256:<hex>" of the content,
 // "mod:<size>" for a file below an immutable root (the module cache,
 // where the path names the module's version; a release's GOROOT, named by
-// its VERSION file), "-" for a file that is
-// not there (a modelgen.yaml a package does not have). Newest is the
-// latest modification time among the hashed files.
+// its VERSION file), "-" for a file that is not there (a modelgen.yaml a
+// package does not have). Modified holds the modification times of the
+// files hashed by content.
 type Sums struct {
-	Files  map[string]string
-	Newest time.Time
+	Files    map[string]string
+	Modified map[string]time.Time
 }
 
 // Hash sums the files at paths; files below one of the immutable roots
@@ -265,7 +265,7 @@ type Sums struct {
 // directly in a root (GOROOT's VERSION) by content. A file that cannot be read as a
 // regular file gets a sum no record holds, so it is a miss.
 func Hash(paths []string, immutable []string) Sums {
-	s := Sums{Files: make(map[string]string, len(paths))}
+	s := Sums{Files: make(map[string]string, len(paths)), Modified: map[string]time.Time{}}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	work := make(chan string)
@@ -277,8 +277,8 @@ func Hash(paths []string, immutable []string) Sums {
 				sum, mod := sumFile(p, immutable)
 				mu.Lock()
 				s.Files[p] = sum
-				if mod.After(s.Newest) {
-					s.Newest = mod
+				if !mod.IsZero() {
+					s.Modified[p] = mod
 				}
 				mu.Unlock()
 			}
@@ -322,10 +322,15 @@ func sumFile(path string, immutable []string) (string, time.Time) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), fi.ModTime()
 }
 
-// Recent reports whether a hashed file was modified within the cut-off
-// before t (the run's start).
-func (s Sums) Recent(t time.Time) bool {
-	return !s.Newest.IsZero() && s.Newest.After(t.Add(-recent))
+// Recent reports whether a file hashed by content, not in skip, was
+// modified within the cut-off before t (the run's start).
+func (s Sums) Recent(t time.Time, skip map[string]bool) bool {
+	for p, mod := range s.Modified {
+		if !skip[p] && mod.After(t.Add(-recent)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Digest is the digest of the sums, leaving out the paths in skip.

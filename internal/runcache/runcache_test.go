@@ -95,8 +95,11 @@ func TestHash(t *testing.T) {
 	if s.Digest(map[string]bool{src: true}) == before {
 		t.Error("a path left out still counts")
 	}
-	if !s.Recent(time.Now()) || s.Recent(time.Now().Add(time.Minute)) {
-		t.Errorf("Recent: newest %v", s.Newest)
+	if !s.Recent(time.Now(), nil) || s.Recent(time.Now().Add(time.Minute), nil) {
+		t.Errorf("Recent: %v", s.Modified)
+	}
+	if s.Recent(time.Now(), map[string]bool{src: true, version: true}) {
+		t.Errorf("Recent counts a file left out: %v", s.Modified)
 	}
 }
 
