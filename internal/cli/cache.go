@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/internal/runcache"
@@ -33,11 +34,11 @@ func cacheKey(fl generateFlags, patterns []string) string {
 	return runcache.Key(append(parts, patterns...)...)
 }
 
-// runInputs are the files a run reads: every file go list gave for the
-// loaded packages and their dependencies (the ones a build tag left out
-// too: the type check reads a dependency's deepcopy file), their modules'
-// go.mod, each package's modelgen.yaml (there or not) and the header files.
-func runInputs(m *model.Model, configs map[string]gen.Config, fl generateFlags) []string {
+// listedFiles are the files go list gave for the loaded packages and all
+// their dependencies (the ones a build tag left out too: the type check
+// reads a dependency's deepcopy file), their modules' go.mod, and GOROOT's
+// VERSION.
+func listedFiles(roots []*loader.Package) []string {
 	var out []string
 	seen := map[*packages.Package]bool{}
 	var visit func(p *packages.Package)
@@ -56,10 +57,16 @@ func runInputs(m *model.Model, configs map[string]gen.Config, fl generateFlags) 
 			visit(p.Imports[path])
 		}
 	}
-	for _, p := range m.Loaded {
+	for _, p := range roots {
 		visit(p.Package)
 	}
-	out = append(out, goVersionFile()...)
+	return append(out, goVersionFile()...)
+}
+
+// settingFiles are the files a run reads for its settings: each
+// package's modelgen.yaml (there or not) and the header files.
+func settingFiles(m *model.Model, configs map[string]gen.Config, fl generateFlags) []string {
+	var out []string
 	for _, pk := range m.Packages {
 		out = append(out, filepath.Join(pk.Dir, ConfigFile))
 		if h := configs[pk.Path].Header; h != "" {
@@ -76,6 +83,44 @@ func runInputs(m *model.Model, configs map[string]gen.Config, fl generateFlags) 
 		}
 	}
 	return out
+}
+
+// hasher sums the listed files while Load parses and resolves the
+// packages (model.Config.Listed), so that a run with nothing to change
+// costs about the load alone.
+type hasher struct {
+	immutable []string
+	done      chan runcache.Sums
+}
+
+// startHashing returns the hasher of a run, nil when the cache is off.
+func startHashing() *hasher {
+	if runcache.Open().Dir() == "" {
+		return nil
+	}
+	// asked here, before Load asks it too: LibraryRoots is not safe for
+	// concurrent first use
+	return &hasher{immutable: immutableRoots(), done: make(chan runcache.Sums, 1)}
+}
+
+// listed starts summing the files of the listed packages.
+func (h *hasher) listed(roots []*loader.Package) {
+	files := listedFiles(roots)
+	go func() { h.done <- runcache.Hash(files, h.immutable) }()
+}
+
+// sums waits for the listed files' sums and adds the setting files'.
+func (h *hasher) sums(more []string) runcache.Sums {
+	s := <-h.done
+	h.done <- s // a second call gets them too
+	m := runcache.Hash(more, h.immutable)
+	for p, sum := range m.Files {
+		s.Files[p] = sum
+	}
+	for p, t := range m.Modified {
+		s.Modified[p] = t
+	}
+	return s
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -119,11 +164,12 @@ func goVersionFile() []string {
 // cached is a lookup's result: the inputs as this run found them, and on a
 // hit the recorded run's files (with their bytes on disk) and diagnostics.
 type cached struct {
-	cache runcache.Cache
-	key   string
-	tool  string
-	sums  runcache.Sums
-	start time.Time
+	cache     runcache.Cache
+	key       string
+	tool      string
+	sums      runcache.Sums
+	start     time.Time
+	immutable []string
 
 	hit   bool
 	files []gen.File
@@ -131,17 +177,17 @@ type cached struct {
 }
 
 // lookup hashes the run's inputs and reads the record of its command line.
-func lookup(m *model.Model, configs map[string]gen.Config, fl generateFlags, patterns []string, start time.Time) *cached {
-	c := &cached{cache: runcache.Open(), key: cacheKey(fl, patterns), start: start}
-	if c.cache.Dir() == "" {
+func lookup(h *hasher, m *model.Model, configs map[string]gen.Config, fl generateFlags, patterns []string, start time.Time) *cached {
+	if h == nil {
 		return nil
 	}
+	c := &cached{cache: runcache.Open(), key: cacheKey(fl, patterns), start: start, immutable: h.immutable}
 	tool, err := runcache.ToolID()
 	if err != nil {
 		return nil
 	}
 	c.tool = tool
-	c.sums = runcache.Hash(runInputs(m, configs, fl), immutableRoots())
+	c.sums = h.sums(settingFiles(m, configs, fl))
 	r := c.cache.Load(c.key)
 	if r == nil || r.Tool != tool {
 		return c
@@ -150,7 +196,7 @@ func lookup(m *model.Model, configs map[string]gen.Config, fl generateFlags, pat
 	for _, f := range r.Files {
 		outputs[f.Path] = true
 	}
-	if c.sums.Digest(outputs) != r.Inputs || !r.ExtraCurrent(immutableRoots()) {
+	if c.sums.Digest(outputs) != r.Inputs || !r.ExtraCurrent(c.immutable) {
 		return c
 	}
 	data, ok := r.Current()
@@ -182,7 +228,7 @@ func (c *cached) save(files []gen.File, diags model.Diagnostics, extra []string)
 		outputs[path] = true
 		r.Files = append(r.Files, runcache.File{Path: path, Owner: f.Owner, Backend: f.Backend, Sum: runcache.Sum(f.Data)})
 	}
-	extraSums := runcache.Hash(extra, immutableRoots())
+	extraSums := runcache.Hash(extra, c.immutable)
 	// an input written this close to the run may have changed after the
 	// run read it: the next run does the work again (the generated files
 	// are compared by content, however recent)

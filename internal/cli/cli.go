@@ -148,7 +148,12 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	defer pr.done()
 	pr.phase("loading packages")
 	start := time.Now()
-	m, err := model.Load(model.Config{Dir: fl.dir, Patterns: fs.Args()})
+	hashing := startHashing()
+	lcfg := model.Config{Dir: fl.dir, Patterns: fs.Args()}
+	if hashing != nil {
+		lcfg.Listed = hashing.listed
+	}
+	m, err := model.Load(lcfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitUsage
@@ -162,7 +167,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	var run *cached
 	var extra []string
 	if !diags.HasErrors() && !m.Diags.HasErrors() {
-		run = lookup(m, configs, fl, fs.Args(), start)
+		run = lookup(hashing, m, configs, fl, fs.Args(), start)
 	}
 	switch {
 	case run != nil && run.hit:
