@@ -13,6 +13,7 @@
 #   COLD=0 hack/bench-generation.sh          skip the empty-GOCACHE rows (COLD_ROUNDS=1 rounds)
 #   COLD_ONLY=1 hack/bench-generation.sh     only the empty-GOCACHE rows
 #   BUILD=1 hack/bench-generation.sh         also the tool-build row (minutes)
+#   NOCHANGE=0 hack/bench-generation.sh      skip the run-with-nothing-to-change table
 # The empty-GOCACHE rows run each contender on the upstream modules with a
 # fresh, empty GOCACHE of its own (a fresh CI runner: the module cache stays
 # warm, the build cache is empty); the tool-build row times `go build` of
@@ -27,6 +28,9 @@ sizes=${SIZES:-10 100 1000}
 work=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 export GOWORK=off GOFLAGS=-mod=mod
+# the rows below time runs that do their work; the run with nothing to
+# change (which skips it) has a table of its own, with a cache of its own
+export MODELGEN_CACHE=off
 [ -z "${KEEP:-}" ] || echo "bench-generation: work directory $work" >&2
 (cd compat/upstream && go build -o "$work/bin/" github.com/modelgen/modelgen/cmd/modelgen sigs.k8s.io/controller-tools/cmd/controller-gen)
 mg=$work/bin/modelgen
@@ -135,6 +139,51 @@ for n in $sizes; do
 	bench "synthetic, $n kinds" "$work/synth$n" ./...
 	largest=$work/synth$n
 done
+
+# the run with nothing to change, at the largest size, ROUNDS rounds
+# alternated: modelgen finding its record (MODELGEN_CACHE on), modelgen
+# doing the work with the cache off (it writes nothing either), the load
+# and type check alone (--only role, which writes nothing on this tree),
+# and controller-gen crd object (which has no such shortcut)
+if [ -n "$largest" ] && [ "${NOCHANGE:-1}" = "1" ]; then
+	declare -A nt nm
+	nkeys=(cg mg-hit mg-off mg-load)
+	export MODELGEN_CACHE=$work/runcache
+	# controller-gen's object generator rewrites zz_generated.deepcopy.go in
+	# place, so it runs on a copy of the tree of its own
+	rm -rf "$work/nochange-cg" && cp -r "$largest" "$work/nochange-cg"
+	# a record: the tree's inputs are older than two seconds by now
+	(cd "$largest" && "$mg" generate -q ./... >/dev/null 2>&1 && "$mg" generate -q ./... >/dev/null 2>&1) || true
+	for _ in $(seq "$rounds"); do
+		for k in "${nkeys[@]}"; do
+			rm -rf "$work/cg"
+			case $k in
+			cg) r=$(measure "$work/nochange-cg" "$cg" crd object paths=./... output:crd:dir="$work/cg") ;;
+			mg-hit) r=$(measure "$largest" "$mg" generate -q ./...) ;;
+			mg-off) r=$(MODELGEN_CACHE=off measure "$largest" "$mg" generate -q ./...) ;;
+			mg-load) r=$(MODELGEN_CACHE=off measure "$largest" "$mg" generate -q --only role ./...) ;;
+			esac
+			if [ "${k#mg}" != "$k" ] && ! grep -q '^modelgen: .* 0 files written' "$work/out"; then
+				echo "bench-generation: $k wrote files on a tree with nothing to change: $(tail -1 "$work/out")" >&2
+			fi
+			nt[$k]="${nt[$k]:-} ${r% *}"
+			nm[$k]="${nm[$k]:-} ${r#* }"
+		done
+	done
+	export MODELGEN_CACHE=off
+	echo
+	echo "| nothing to change, $(basename "$largest") | controller-gen crd object | modelgen, record found | modelgen, cache off | modelgen --only role, cache off (load and type check) | found / controller-gen | found / load and check |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	row=()
+	for k in "${nkeys[@]}"; do
+		row+=("$(echo "${nt[$k]}" | tr ' ' '\n' | grep . | median)" "$(echo "${nm[$k]}" | tr ' ' '\n' | grep . | median)")
+	done
+	awk -v r="${row[*]}" 'BEGIN {
+		split(r, v, " ")
+		printf "| medians of the rounds | %.2f s, %d MiB | %.2f s, %d MiB | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS | **%.2f×** time, **%.2f×** RSS |\n",
+			v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[3] / v[1], v[4] / v[2], v[3] / v[7], v[4] / v[8]
+	}'
+fi
 
 # approve DIR PATTERN: a protected group gets the approval marker
 # modelgen's error names (gateway-api)

@@ -45,6 +45,10 @@ func Registry() (*markers.Registry, error) {
 type Config struct {
 	Dir      string   // working directory for package patterns ("" = current)
 	Patterns []string // package patterns, as for go build
+	// Listed, when set, is called with the root packages as soon as go
+	// list has listed them (their files and dependencies known, nothing
+	// parsed yet), before Load goes on; it must not keep or change them.
+	Listed func(roots []*loader.Package)
 }
 
 // Load loads the packages once and builds the model. Problems in the user's
@@ -63,6 +67,9 @@ func Load(cfg Config) (*Model, error) {
 	roots, err := loader.LoadRootsWithConfig(pcfg, cfg.Patterns...)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Listed != nil {
+		cfg.Listed(roots)
 	}
 	b := &builder{
 		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: &loader.TypeChecker{}, fset: pcfg.Fset},

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/all"
@@ -98,10 +99,12 @@ type generateFlags struct {
 	quiet      bool
 }
 
-func generate(args []string, stdout, stderr io.Writer) int {
-	var fl generateFlags
+// generateFlagSet declares the flags of generate into fl.
+func generateFlagSet(fl *generateFlags, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	if stderr != nil {
+		fs.SetOutput(stderr)
+	}
 	fs.BoolVar(&fl.check, "check", false, "write nothing; exit 1 and list the files whose checked-in content is stale")
 	fs.StringVar(&fl.only, "only", "", "comma-separated backends to run (default all: "+strings.Join(all.Names(), ",")+")")
 	fs.StringVar(&fl.title, "title", "", "OpenAPI info.title (default: modelgen.yaml, else the API group or package path)")
@@ -115,9 +118,15 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&fl.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.BoolVar(&fl.quiet, "q", false, "no progress lines (a run that lasts over 2s names each phase on stderr)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader, webhook: auto|always|never, webhookDir, webhookService, webhookCertificate,\npolicy: auto|never, policyDir, policyRolePrefix, policyTenantFrom: group|extra|namespace,\npolicyTenantPrefix, policyTenantExtra, policyServiceAccounts, policyExemptGroups,\npolicyExemptUsers, policyParamName).\n\nFlags:\n")
+		fmt.Fprint(fs.Output(), "Usage: modelgen generate [flags] [packages]\n\nSettings per package may also live in modelgen.yaml beside the package\n(title, version, description, openapi, crdDir, rbacDir, docsDir, roleViews, agree,\nheader, webhook: auto|always|never, webhookDir, webhookService, webhookCertificate,\npolicy: auto|never, policyDir, policyRolePrefix, policyTenantFrom: group|extra|namespace,\npolicyTenantPrefix, policyTenantExtra, policyServiceAccounts, policyExemptGroups,\npolicyExemptUsers, policyParamName).\n\nA run whose inputs have not moved since the last successful run of the same\ncommand line here skips generating (MODELGEN_CACHE: the cache directory, or off;\ndocs/files.md).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
+	return fs
+}
+
+func generate(args []string, stdout, stderr io.Writer) int {
+	var fl generateFlags
+	fs := generateFlagSet(&fl, stderr)
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return ExitOK
@@ -138,19 +147,36 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	pr := startProgress(stderr, fl.quiet)
 	defer pr.done()
 	pr.phase("loading packages")
-	m, err := model.Load(model.Config{Dir: fl.dir, Patterns: fs.Args()})
+	start := time.Now()
+	hashing := startHashing()
+	lcfg := model.Config{Dir: fl.dir, Patterns: fs.Args()}
+	if hashing != nil {
+		lcfg.Listed = hashing.listed
+	}
+	m, err := model.Load(lcfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitUsage
 	}
-	check := typecheck.Start(m) // the dependencies, while the backends run
 	if err := checkFlagPaths(m, fl); err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitUsage
 	}
 	configs, diags := loadConfigs(m, fl)
 	var files []gen.File
-	if !diags.HasErrors() {
+	var run *cached
+	var extra []string
+	if !diags.HasErrors() && !m.Diags.HasErrors() {
+		run = lookup(hashing, m, configs, fl, fs.Args(), start)
+	}
+	switch {
+	case run != nil && run.hit:
+		// nothing the backends read has moved: they would generate what
+		// is on disk, with the diagnostics they gave then
+		files, diags = run.files, run.diags
+		cacheHits.Add(1)
+	case !diags.HasErrors():
+		check := typecheck.Start(m) // the dependencies, while the backends run
 		var d model.Diagnostics
 		pr.phase("generating")
 		files, d = all.Run(m, configs, selected)
@@ -159,8 +185,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 			// never write Go code that does not compile beside the user's
 			pr.phase("type-checking with the generated code")
 			diags.Add(check.Compile(gen.GoFiles(files)))
+			extra = check.Extra()
 		}
-	} else {
+	default:
 		diags.Add(m.Diags)
 	}
 	pr.done()
@@ -185,6 +212,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitFail
 	}
+	run.save(writer.Stamp(files), diags, extra)
 	summary(stdout, m, diags, res, fl.check)
 	for _, s := range res.Emptied {
 		fmt.Fprintf(stderr, "%s: no longer generated; go generate still lists it, so it is excluded from the build now and the next run removes it\n", relative(s))

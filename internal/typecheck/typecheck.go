@@ -31,7 +31,14 @@ import (
 type Check struct {
 	m   *model.Model
 	src *sourceCheck
+	// read are the files Compile read beyond the model's packages.
+	read []string
 }
+
+// Extra lists the files the last Compile read beyond the packages Load
+// loaded (those of the packages only the generated files import), so that
+// a record of the run knows every file its verdict rests on.
+func (k *Check) Extra() []string { return k.read }
 
 // Start starts type-checking the dependencies of the model's packages, to
 // run while the backends generate: everything outside the user's modules,
@@ -125,7 +132,9 @@ func (k *Check) Compile(generated map[string][]byte) model.Diagnostics {
 	}
 	c.generated, c.full = generated, full
 	c.parseGenerated()
-	if err := c.loadMissing(starts); err != nil {
+	err := c.loadMissing(starts)
+	k.read = c.read
+	if err != nil {
 		c.wait()
 		c.diags.Errorf(clausePos(m.Loaded[0].Fset, m.Loaded[0].Syntax), "type-checking the packages with their generated files: %v", err)
 		return c.diags
@@ -174,8 +183,10 @@ type sourceCheck struct {
 	extra map[string]map[string]*packages.Package
 	// importErr says why an import of a generated file could not be loaded.
 	importErr map[string]string
-	nodes     map[string]*checkNode
-	order     []*checkNode
+	// read are the files of the packages loadMissing loaded.
+	read  []string
+	nodes map[string]*checkNode
+	order []*checkNode
 
 	limit chan struct{}
 	wg    sync.WaitGroup
@@ -270,6 +281,14 @@ func (c *sourceCheck) loadMissing(starts []*packages.Package) error {
 		for _, lp := range loaded {
 			byPath[lp.PkgPath] = lp
 		}
+		packages.Visit(loaded, nil, func(p *packages.Package) {
+			for _, files := range [][]string{p.GoFiles, p.CompiledGoFiles, p.OtherFiles, p.IgnoredFiles, p.EmbedFiles} {
+				c.read = append(c.read, files...)
+			}
+			if p.Module != nil && p.Module.GoMod != "" {
+				c.read = append(c.read, p.Module.GoMod)
+			}
+		})
 		for _, p := range missing[root] {
 			extra := map[string]*packages.Package{}
 			for path := range paths[root] {

@@ -1,0 +1,244 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/runcache"
+	"github.com/modelgen/modelgen/model"
+)
+
+// A run with nothing to change (internal/runcache): when every file the
+// last successful run of this command line read has the content it had,
+// and every file it generated is on disk as it left it, the backends and
+// the type check are skipped and the writer gets the files on disk.
+
+// cacheHits counts the runs that found their record (for the tests).
+var cacheHits atomic.Int64
+
+// cacheKey names the record of a command line: the working directory, the
+// patterns and every flag that decides what is generated. The flags left
+// out (--check, -q, the profiles) change what is reported or measured,
+// never the files (TestEveryFlagIsInTheKey).
+func cacheKey(fl generateFlags, patterns []string) string {
+	wd, _ := os.Getwd()
+	parts := []string{"generate", wd, fl.dir, fl.only, fl.title, fl.apiVersion, fl.openapiOut, fl.crdDir, strconv.FormatBool(fl.agree), fl.headerFile, "--"}
+	return runcache.Key(append(parts, patterns...)...)
+}
+
+// listedFiles are the files go list gave for the loaded packages and all
+// their dependencies (the ones a build tag left out too: the type check
+// reads a dependency's deepcopy file), their modules' go.mod, and GOROOT's
+// VERSION.
+func listedFiles(roots []*loader.Package) []string {
+	var out []string
+	seen := map[*packages.Package]bool{}
+	var visit func(p *packages.Package)
+	visit = func(p *packages.Package) {
+		if p == nil || seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, files := range [][]string{p.GoFiles, p.CompiledGoFiles, p.OtherFiles, p.IgnoredFiles, p.EmbedFiles} {
+			out = append(out, files...)
+		}
+		if p.Module != nil && p.Module.GoMod != "" {
+			out = append(out, p.Module.GoMod)
+		}
+		for _, path := range sortedKeys(p.Imports) {
+			visit(p.Imports[path])
+		}
+	}
+	for _, p := range roots {
+		visit(p.Package)
+	}
+	return append(out, goVersionFile()...)
+}
+
+// settingFiles are the files a run reads for its settings: each
+// package's modelgen.yaml (there or not) and the header files.
+func settingFiles(m *model.Model, configs map[string]gen.Config, fl generateFlags) []string {
+	var out []string
+	for _, pk := range m.Packages {
+		out = append(out, filepath.Join(pk.Dir, ConfigFile))
+		if h := configs[pk.Path].Header; h != "" {
+			out = append(out, filepath.Join(pk.Dir, h))
+		}
+	}
+	if fl.headerFile != "" {
+		path := fl.headerFile
+		if fl.dir != "" && !filepath.IsAbs(path) {
+			path = filepath.Join(fl.dir, path)
+		}
+		if abs, err := filepath.Abs(path); err == nil {
+			out = append(out, abs)
+		}
+	}
+	return out
+}
+
+// hasher sums the listed files while Load parses and resolves the
+// packages (model.Config.Listed), so that a run with nothing to change
+// costs about the load alone.
+type hasher struct {
+	immutable []string
+	done      chan runcache.Sums
+}
+
+// startHashing returns the hasher of a run, nil when the cache is off.
+func startHashing() *hasher {
+	if runcache.Open().Dir() == "" {
+		return nil
+	}
+	// asked here, before Load asks it too: LibraryRoots is not safe for
+	// concurrent first use
+	return &hasher{immutable: immutableRoots(), done: make(chan runcache.Sums, 1)}
+}
+
+// listed starts summing the files of the listed packages.
+func (h *hasher) listed(roots []*loader.Package) {
+	files := listedFiles(roots)
+	go func() { h.done <- runcache.Hash(files, h.immutable) }()
+}
+
+// sums waits for the listed files' sums and adds the setting files'.
+func (h *hasher) sums(more []string) runcache.Sums {
+	s := <-h.done
+	h.done <- s // a second call gets them too
+	m := runcache.Hash(more, h.immutable)
+	for p, sum := range m.Files {
+		s.Files[p] = sum
+	}
+	for p, t := range m.Modified {
+		s.Modified[p] = t
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// immutableRoots are where files never change under their path: the
+// module cache (a module's directory names its version), and GOROOT when
+// it is a release (its VERSION file, hashed by content as an input, names
+// it; a GOROOT without one, a Go built from source, is hashed file by file).
+func immutableRoots() []string {
+	roots := model.LibraryRoots()
+	if len(roots) != 2 {
+		return nil
+	}
+	var out []string
+	if goroot := roots[0]; goroot != "" {
+		if fi, err := os.Stat(filepath.Join(goroot, "VERSION")); err == nil && fi.Mode().IsRegular() {
+			out = append(out, filepath.Clean(goroot))
+		}
+	}
+	if roots[1] != "" {
+		out = append(out, filepath.Clean(roots[1]))
+	}
+	return out
+}
+
+// goVersionFile is GOROOT's VERSION, an input of every run.
+func goVersionFile() []string {
+	if roots := model.LibraryRoots(); len(roots) == 2 && roots[0] != "" {
+		return []string{filepath.Join(filepath.Clean(roots[0]), "VERSION")}
+	}
+	return nil
+}
+
+// cached is a lookup's result: the inputs as this run found them, and on a
+// hit the recorded run's files (with their bytes on disk) and diagnostics.
+type cached struct {
+	cache     runcache.Cache
+	key       string
+	tool      string
+	sums      runcache.Sums
+	start     time.Time
+	immutable []string
+
+	hit   bool
+	files []gen.File
+	diags model.Diagnostics
+}
+
+// lookup hashes the run's inputs and reads the record of its command line.
+func lookup(h *hasher, m *model.Model, configs map[string]gen.Config, fl generateFlags, patterns []string, start time.Time) *cached {
+	if h == nil {
+		return nil
+	}
+	c := &cached{cache: runcache.Open(), key: cacheKey(fl, patterns), start: start, immutable: h.immutable}
+	tool, err := runcache.ToolID()
+	if err != nil {
+		return nil
+	}
+	c.tool = tool
+	c.sums = h.sums(settingFiles(m, configs, fl))
+	r := c.cache.Load(c.key)
+	if r == nil || r.Tool != tool {
+		return c
+	}
+	outputs := map[string]bool{}
+	for _, f := range r.Files {
+		outputs[f.Path] = true
+	}
+	if c.sums.Digest(outputs) != r.Inputs || !r.ExtraCurrent(c.immutable) {
+		return c
+	}
+	data, ok := r.Current()
+	if !ok {
+		return c
+	}
+	c.hit = true
+	for i, f := range r.Files {
+		c.files = append(c.files, gen.File{Path: f.Path, Data: data[i], Owner: f.Owner, Backend: f.Backend})
+	}
+	c.diags = r.Diags
+	return c
+}
+
+// save records a run that finished without an error: files are what it
+// generated (stamped, as the writer puts them on disk), extra the files
+// the type check read beyond the loaded packages. A record claims no more
+// than a lookup checks: under --check, or when a file could not be
+// written, the files on disk differ from the record, and the next run
+// does the work.
+func (c *cached) save(files []gen.File, diags model.Diagnostics, extra []string) {
+	if c == nil || c.hit || diags.HasErrors() {
+		return
+	}
+	outputs := map[string]bool{}
+	r := &runcache.Record{Tool: c.tool, Diags: diags}
+	for _, f := range files {
+		path := filepath.Clean(f.Path)
+		outputs[path] = true
+		r.Files = append(r.Files, runcache.File{Path: path, Owner: f.Owner, Backend: f.Backend, Sum: runcache.Sum(f.Data)})
+	}
+	extraSums := runcache.Hash(extra, c.immutable)
+	// an input written this close to the run may have changed after the
+	// run read it: the next run does the work again (the generated files
+	// are compared by content, however recent)
+	if c.sums.Recent(c.start, outputs) || extraSums.Recent(c.start, outputs) {
+		return
+	}
+	for p := range outputs {
+		delete(extraSums.Files, p)
+	}
+	r.Extra = extraSums.Files
+	r.Inputs = c.sums.Digest(outputs)
+	c.cache.Save(c.key, r) // a record that cannot be written is a miss next time
+}

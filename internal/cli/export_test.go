@@ -1,0 +1,25 @@
+package cli
+
+import "flag"
+
+// CacheHits counts the generate runs that skipped the backends because
+// nothing they read had moved.
+func CacheHits() int64 { return cacheHits.Load() }
+
+// CacheKey is the record name of a command line (cacheKey).
+var CacheKey = func(args []string) string {
+	var fl generateFlags
+	fs := generateFlagSet(&fl, nil)
+	if err := fs.Parse(args); err != nil {
+		panic(err)
+	}
+	return cacheKey(fl, fs.Args())
+}
+
+// GenerateFlags names every flag of generate.
+func GenerateFlags() []string {
+	var fl generateFlags
+	var names []string
+	generateFlagSet(&fl, nil).VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return names
+}

@@ -1,0 +1,389 @@
+// Package runcache lets a generate run skip the backends when nothing they
+// read has moved since the last run that succeeded with the same command
+// line in the same directory: the same modelgen binary, the same settings
+// and the same content of every file the run read (the packages' sources,
+// their dependencies', modelgen.yaml and the header files), and every file
+// that run generated still on disk with the bytes it had then. The backends
+// then could only produce what is already there, so the run replays that
+// run's diagnostics and goes on to the writer with the files on disk (which
+// still removes orphans and reports what it found unchanged).
+//
+// The cache fails closed: a record that is missing, unreadable, too large,
+// of another format or another binary, or that disagrees in any file, is a
+// miss, and the run does all its work. A record is written only after a
+// run that wrote everything it generated and finished without an error,
+// and not when an input was modified so recently that it may have changed
+// while the run read it.
+//
+// MODELGEN_CACHE names the directory (default modelgen/runs in the user's
+// cache directory, os.UserCacheDir); MODELGEN_CACHE=off turns it off.
+package runcache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelgen/modelgen/internal/fsread"
+	"github.com/modelgen/modelgen/model"
+)
+
+// format is the record layout's version; a record of another is a miss.
+const format = 1
+
+// Bounds on what the cache reads: a record, and a generated file it
+// compares (a larger one is a miss, and the run compares it itself).
+const (
+	maxRecord = 64 << 20
+	maxOutput = 256 << 20
+)
+
+// recent is how close to the run an input's modification time may be for
+// the run to be recorded: a file written that recently may have changed
+// after the run read it, with a modification time the file system cannot
+// tell apart (cmd/go keeps no hash of such a file either).
+const recent = 2 * time.Second
+
+// keep is how long a record no run has used stays.
+const keep = 30 * 24 * time.Hour
+
+// Cache is a directory of records, one per command line and directory.
+// The zero Cache is off.
+type Cache struct{ dir string }
+
+// Open returns the cache MODELGEN_CACHE names.
+func Open() Cache {
+	switch v := os.Getenv("MODELGEN_CACHE"); {
+	case v == "off":
+		return Cache{}
+	case v != "":
+		return Cache{dir: v}
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return Cache{}
+	}
+	return Cache{dir: filepath.Join(dir, "modelgen", "runs")}
+}
+
+// Dir is the cache's directory ("" when off).
+func (c Cache) Dir() string { return c.dir }
+
+// Key names the record of a command line: its parts (the working
+// directory, the arguments that decide the output) in order.
+func Key(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		io.WriteString(h, strconv.Quote(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// File is one generated file of a recorded run, as it was on disk when
+// the run ended.
+type File struct {
+	Path    string
+	Owner   string
+	Backend string
+	Sum     string
+}
+
+// Record is what a successful run leaves for the next.
+type Record struct {
+	Format int
+	// Tool identifies the modelgen binary (ToolID).
+	Tool string
+	// Settings is the digest of what, beside files, decides the output.
+	Settings string
+	// Inputs is the digest of the sums of the files the run read, its
+	// outputs left out (they are compared by Files).
+	Inputs string
+	// Extra are files the run read beyond the loaded packages (what the
+	// type check of the generated code loaded), by path, with their sums.
+	Extra map[string]string
+	Files []File
+	// Diags are the diagnostics the run printed (warnings only).
+	Diags model.Diagnostics
+}
+
+func (c Cache) path(key string) string { return filepath.Join(c.dir, key+".json") }
+
+// Load reads the record of key; nil when there is none or it cannot be
+// trusted.
+func (c Cache) Load(key string) *Record {
+	if c.dir == "" {
+		return nil
+	}
+	data, err := fsread.File(c.path(key), maxRecord)
+	if err != nil {
+		return nil
+	}
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil || r.Format != format || r.Tool == "" || r.Inputs == "" {
+		return nil
+	}
+	for _, f := range r.Files {
+		if f.Path == "" || !filepath.IsAbs(f.Path) || f.Sum == "" {
+			return nil
+		}
+	}
+	// a record in use stays (see prune)
+	now := time.Now()
+	os.Chtimes(c.path(key), now, now)
+	return &r
+}
+
+// Save writes the record of key atomically, and removes records no run has
+// used for a month.
+func (c Cache) Save(key string, r *Record) error {
+	if c.dir == "" {
+		return nil
+	}
+	r.Format = format
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(c.dir, "."+key+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), c.path(key))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	c.prune()
+	return nil
+}
+
+func (c Cache) prune() {
+	entries, err := os.ReadDir(c.dir)
+	if err != nil {
+		return
+	}
+	cut := time.Now().Add(-keep)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") && !strings.Contains(e.Name(), ".tmp-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cut) {
+			os.Remove(filepath.Join(c.dir, e.Name()))
+		}
+	}
+}
+
+// ToolID identifies the running binary: the Go build ID the linker wrote
+// (a hash of the binary's content), else the SHA-256 of the executable.
+// Tests replace it.
+var ToolID = sync.OnceValues(func() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if id := elfBuildID(exe); id != "" {
+		return "go:" + id, nil
+	}
+	f, _, err := fsread.Open(exe)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+})
+
+// elfBuildID reads the Go build ID note of an ELF executable ("" when it
+// has none, or is not ELF).
+func elfBuildID(path string) string {
+	f, err := elf.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	s := f.Section(".note.go.buildid")
+	if s == nil || s.Size > 4096 {
+		return ""
+	}
+	data, err := s.Data()
+	if err != nil || len(data) < 16 {
+		return ""
+	}
+	// an ELF note: name size, description size, type, "Go\x00\x00", the ID
+	nameSize := int(f.ByteOrder.Uint32(data[0:]))
+	descSize := int(f.ByteOrder.Uint32(data[4:]))
+	start := 12 + (nameSize+3)&^3
+	if nameSize != 4 || !bytes.Equal(data[12:16], []byte("Go\x00\x00")) || start+descSize > len(data) {
+		return ""
+	}
+	id := string(data[start : start+descSize])
+	// an ID of the form action/content; a binary linked with -buildid=
+	// has none, and then its content is hashed instead
+	if !strings.Contains(id, "/") {
+		return ""
+	}
+	return id
+}
+
+// Sums are the files a run read, by path: "sha256:<hex>" of the content,
+// "mod:<size>" for a file below an immutable root (the module cache,
+// where the path names the module's version; a release's GOROOT, named by
+// its VERSION file), "-" for a file that is not there (a modelgen.yaml a
+// package does not have). Modified holds the modification times of the
+// files hashed by content.
+type Sums struct {
+	Files    map[string]string
+	Modified map[string]time.Time
+}
+
+// Hash sums the files at paths; files below one of the immutable roots
+// (the module cache, a Go release's GOROOT) are summed by size, those
+// directly in a root (GOROOT's VERSION) by content. A file that cannot be read as a
+// regular file gets a sum no record holds, so it is a miss.
+func Hash(paths []string, immutable []string) Sums {
+	s := Sums{Files: make(map[string]string, len(paths)), Modified: map[string]time.Time{}}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	work := make(chan string)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				sum, mod := sumFile(p, immutable)
+				mu.Lock()
+				s.Files[p] = sum
+				if !mod.IsZero() {
+					s.Modified[p] = mod
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if !seen[p] {
+			seen[p] = true
+			work <- p
+		}
+	}
+	close(work)
+	wg.Wait()
+	return s
+}
+
+func sumFile(path string, immutable []string) (string, time.Time) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "-", time.Time{}
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return "unreadable", time.Time{}
+	}
+	for _, root := range immutable {
+		// a file directly in a root (GOROOT's VERSION) names what is below
+		if root != "" && strings.HasPrefix(path, root+string(filepath.Separator)) && filepath.Dir(path) != root {
+			return "mod:" + strconv.FormatInt(fi.Size(), 10), time.Time{}
+		}
+	}
+	f, _, err := fsread.Open(path)
+	if err != nil {
+		return "unreadable", time.Time{}
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "unreadable", time.Time{}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), fi.ModTime()
+}
+
+// Recent reports whether a file hashed by content, not in skip, was
+// modified within the cut-off before t (the run's start).
+func (s Sums) Recent(t time.Time, skip map[string]bool) bool {
+	for p, mod := range s.Modified {
+		if !skip[p] && mod.After(t.Add(-recent)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Digest is the digest of the sums, leaving out the paths in skip.
+func (s Sums) Digest(skip map[string]bool) string {
+	paths := make([]string, 0, len(s.Files))
+	for p := range s.Files {
+		if !skip[p] {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	for _, p := range paths {
+		io.WriteString(h, p)
+		h.Write([]byte{0})
+		io.WriteString(h, s.Files[p])
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Sum is the sum of data as a record holds it.
+func Sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// Current reads the generated files of a record from disk when each still
+// has the bytes the record holds; ok is false on the first that does not
+// (missing, changed, not a regular file, too large).
+func (r *Record) Current() (data [][]byte, ok bool) {
+	data = make([][]byte, len(r.Files))
+	for i, f := range r.Files {
+		b, err := fsread.File(f.Path, maxOutput)
+		if err != nil || Sum(b) != f.Sum {
+			return nil, false
+		}
+		data[i] = b
+	}
+	return data, true
+}
+
+// ExtraCurrent reports whether the record's extra files still have their sums.
+func (r *Record) ExtraCurrent(immutable []string) bool {
+	paths := make([]string, 0, len(r.Extra))
+	for p := range r.Extra {
+		paths = append(paths, p)
+	}
+	s := Hash(paths, immutable)
+	for p, sum := range r.Extra {
+		if s.Files[p] != sum {
+			return false
+		}
+	}
+	return true
+}
