@@ -8,6 +8,7 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/openapidoc"
+	"github.com/modelgen/modelgen/internal/testkit"
 	"github.com/modelgen/modelgen/internal/yamlout"
 	"sigs.k8s.io/yaml"
 )
@@ -17,7 +18,7 @@ import (
 // emitter against sigs.k8s.io/yaml.JSONToYAML (yaml.v2's emitter), which
 // give the same bytes.
 func BenchmarkPhaseYAML(b *testing.B) {
-	m := load(b, synthModule(b, benchKinds))
+	m := load(b, testkit.SynthModule(b, benchKinds))
 	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Generator{openapidoc.Generator{}, crd.Generator{}})
 	if diags.HasErrors() {
 		b.Fatal(diags)
