@@ -85,6 +85,9 @@ func BuildWith(m *model.Model, target model.Target, opts Options) *Set {
 		s.byLink[crd.TypeRefLink(t.Pkg.Path, t.Name)] = t
 	}
 	s.namedBytes(types)
+	// base: each type's schema before the overlay, a deep copy, since the
+	// overlay edits the parser's schemas in place and the unvalidated
+	// variants are made by editing these copies in place
 	base := map[*model.Type]apiext.JSONSchemaProps{}
 	for _, t := range types {
 		if sc, ok := p.Schemata[Ident(t)]; ok {

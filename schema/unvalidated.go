@@ -85,9 +85,10 @@ func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONS
 // bareStruct lays over a struct's controller-tools schema what does not
 // come from validate: the Go types' ranges, nullability and the state
 // machines. A field with a validate tag is optional: its presence is
-// validator's to decide, and here validator does not run.
+// validator's to decide, and here validator does not run. It edits sc in
+// place: sc is BuildWith's own copy of the parser's schema, taken before
+// the overlay and read by nothing else.
 func (s *Set) bareStruct(t *model.Type, sc *apiext.JSONSchemaProps) {
-	*sc = *sc.DeepCopy()
 	if s.Target == model.TargetOpenAPI {
 		markNullableIf(t, sc, func(*model.Field) bool { return true })
 	}
