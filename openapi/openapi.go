@@ -54,8 +54,9 @@ func Document(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, e
 // with the warnings about what it cannot say (a pattern without an
 // ECMA-262 form).
 func Build(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, model.Diagnostics, error) {
-	b := &docBuilder{set: set, names: map[string]string{}, done: map[string]bool{}}
+	b := &docBuilder{set: set, names: map[string]string{}, taken: map[string]bool{}, done: map[string]bool{}}
 	b.linkIndex()
+	b.typeIndex()
 	doc := &openapi3.T{
 		OpenAPI:    "3.0.3",
 		Info:       &openapi3.Info{Title: info.Title, Version: info.Version, Description: info.Description},
@@ -127,6 +128,8 @@ type docBuilder struct {
 	doc   *openapi3.T
 	links map[string]crd.TypeIdent // controller-tools ref link -> type
 	names map[string]string        // ref link -> component name
+	taken map[string]bool          // the component names given
+	types map[crd.TypeIdent]*model.Type
 	done  map[string]bool
 	err   error
 	// warnings are what the document leaves out, at the fields' positions
@@ -158,13 +161,10 @@ func (b *docBuilder) componentName(id crd.TypeIdent) string {
 	if !b.isUserType(id) {
 		name = k8sName(id.Package.PkgPath) + "." + id.Name
 	}
-	for _, taken := range b.names {
-		if taken == name {
-			name = id.Package.Name + "." + id.Name
-			break
-		}
+	if b.taken[name] {
+		name = id.Package.Name + "." + id.Name
 	}
-	b.names[link] = name
+	b.names[link], b.taken[name] = name, true
 	return name
 }
 
@@ -221,10 +221,27 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 	return name
 }
 
-// modelType finds the model's type for a controller-tools identity.
+// modelType finds the model's type for a controller-tools identity, as
+// schema.Set.TypeOf does, from an index: every component asks.
 func (b *docBuilder) modelType(id crd.TypeIdent) *model.Type {
-	t, _ := b.set.TypeOf(id)
-	return t
+	return b.types[id]
+}
+
+// typeIndex indexes what TypeOf finds: the unvalidated variants, then each
+// package's types by name (the first of a name, as TypeOf's scan).
+func (b *docBuilder) typeIndex() {
+	b.types = map[crd.TypeIdent]*model.Type{}
+	for id, t := range b.set.Unvalidated {
+		b.types[id] = t
+	}
+	for _, pk := range b.set.Model.Packages {
+		for _, t := range pk.Types {
+			id := crd.TypeIdent{Package: pk.Loaded, Name: t.Name}
+			if _, ok := b.types[id]; !ok {
+				b.types[id] = t
+			}
+		}
+	}
 }
 
 // extend adds the features' extensions to the properties of a type. A
