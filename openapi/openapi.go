@@ -26,6 +26,7 @@ import (
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 
 	"github.com/modelgen/modelgen/internal/yamlout"
@@ -202,15 +203,13 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 	sc := props.DeepCopy()
 	b.rewriteRefs(sc, id)
 	b.clientShapes(sc, id)
-	js, err := json.Marshal(sc)
+	ref, direct, err := toKin(name, sc)
 	if err != nil {
 		b.err = err
 		return name
 	}
-	ref := &openapi3.SchemaRef{}
-	if err := ref.UnmarshalJSON(js); err != nil {
-		b.err = fmt.Errorf("schema of %s: %w", name, err)
-		return name
+	if checkConversion != nil {
+		checkConversion(name, sc, ref, direct)
 	}
 	if t := b.modelType(id); t != nil {
 		b.extend(t, ref.Value)
@@ -220,6 +219,10 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 	b.doc.Components.Schemas[name] = ref
 	return name
 }
+
+// checkConversion, when set (by a test), sees every component's schema
+// with what toKin made of it.
+var checkConversion func(name string, sc *apiext.JSONSchemaProps, got *openapi3.SchemaRef, direct bool)
 
 // modelType finds the model's type for a controller-tools identity, as
 // schema.Set.TypeOf does, from an index: every component asks.
