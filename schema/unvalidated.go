@@ -28,16 +28,28 @@ const UnvalidatedSuffix = ".Unvalidated"
 
 // unvalidated builds the unvalidated variant of every type that needs one
 // and points the places validator never checks at it. base holds the
-// schemas controller-tools gave each type, before the overlay.
+// schemas controller-tools gave each validated struct (see validated),
+// before the overlay. Every other type's bare schema is its overlaid
+// schema (the overlay of a struct without validate tags does what
+// bareStruct does; other types have no overlay): it is shared, and copied
+// only when a variant is made of it.
 func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONSchemaProps) {
 	bare := map[*model.Type]*apiext.JSONSchemaProps{}
+	shared := map[*model.Type]bool{}
 	for _, t := range types {
 		sc, ok := base[t]
-		if !ok {
+		switch {
+		case ok:
+			if t.TypeKind == model.TypeStruct {
+				s.bareStruct(t, &sc)
+			}
+		case !validated(t):
+			if sc, ok = s.Parser.Schemata[Ident(t)]; !ok {
+				continue
+			}
+			shared[t] = true
+		default:
 			continue
-		}
-		if t.TypeKind == model.TypeStruct {
-			s.bareStruct(t, &sc)
 		}
 		bare[t] = &sc
 	}
@@ -65,6 +77,10 @@ func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONS
 			continue
 		}
 		sc := bare[t]
+		if shared[t] {
+			// the type's own schema: the variant is a copy
+			sc = sc.DeepCopy()
+		}
 		s.toBare(sc, t)
 		id := Ident(t)
 		id.Name += UnvalidatedSuffix
@@ -80,6 +96,20 @@ func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONS
 		s.unvalidatedFields(t, &sc)
 		s.Parser.Schemata[Ident(t)] = sc
 	}
+}
+
+// validated reports a struct with a validate tag on a field: the only
+// types whose overlaid schema differs from their bare one.
+func validated(t *model.Type) bool {
+	if t.TypeKind != model.TypeStruct {
+		return false
+	}
+	for _, f := range t.Fields {
+		if f.Validate != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // bareStruct lays over a struct's controller-tools schema what does not
