@@ -63,8 +63,8 @@ func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONS
 			if differs[t] {
 				continue
 			}
-			eachRef(sc, func(ref *string) {
-				if u := s.refType(*ref, t); u != nil && differs[u] && !differs[t] {
+			refsIn(sc, func(ref string) {
+				if u := s.refType(ref, t); u != nil && differs[u] && !differs[t] {
 					differs[t], changed = true, true
 				}
 			})
@@ -219,6 +219,54 @@ func (s *Set) refType(ref string, owner *model.Type) *model.Type {
 // eachRef calls f on every $ref below sc.
 func eachRef(sc *apiext.JSONSchemaProps, f func(*string)) {
 	crd.EditSchema(sc, refVisitor(f))
+}
+
+// refsIn calls f on every $ref below sc, as eachRef does, without
+// editing: eachRef walks with controller-tools' EditSchema, which writes
+// every map value back and keeps a map of the references it followed per
+// node, and the loop that spreads "differs" to the types that refer to a
+// differing type walks every schema at least once.
+func refsIn(sc *apiext.JSONSchemaProps, f func(string)) {
+	if sc == nil {
+		return
+	}
+	if sc.Ref != nil {
+		f(*sc.Ref)
+	}
+	if sc.Items != nil {
+		refsIn(sc.Items.Schema, f)
+		refsInSlice(sc.Items.JSONSchemas, f)
+	}
+	refsInSlice(sc.AllOf, f)
+	refsInSlice(sc.OneOf, f)
+	refsInSlice(sc.AnyOf, f)
+	refsIn(sc.Not, f)
+	refsInMap(sc.Properties, f)
+	if sc.AdditionalProperties != nil {
+		refsIn(sc.AdditionalProperties.Schema, f)
+	}
+	refsInMap(sc.PatternProperties, f)
+	for _, dep := range sc.Dependencies {
+		refsIn(dep.Schema, f)
+	}
+	if sc.AdditionalItems != nil {
+		refsIn(sc.AdditionalItems.Schema, f)
+	}
+	refsInMap(sc.Definitions, f)
+}
+
+func refsInSlice(l []apiext.JSONSchemaProps, f func(string)) {
+	for i := range l {
+		refsIn(&l[i], f)
+	}
+}
+
+func refsInMap(m map[string]apiext.JSONSchemaProps, f func(string)) {
+	var v apiext.JSONSchemaProps // one per map, not per entry
+	for k := range m {
+		v = m[k]
+		refsIn(&v, f)
+	}
 }
 
 type refVisitor func(*string)
