@@ -76,8 +76,9 @@ func Build(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, mode
 		return nil, nil, b.err
 	}
 	b.enumComponents()
+	lists := listTypes(types)
 	for _, t := range types {
-		b.paths(t, types)
+		b.paths(t, lists)
 	}
 	pruneUnreached(doc)
 	refSiblings(doc)
@@ -280,22 +281,31 @@ func (b *docBuilder) ref(t *model.Type) *openapi3.SchemaRef {
 	return openapi3.NewSchemaRef("#/components/schemas/"+b.componentName(schema.Ident(t)), nil)
 }
 
-func (b *docBuilder) paths(t *model.Type, all []*model.Type) {
+func (b *docBuilder) paths(t *model.Type, lists map[typeName]*model.Type) {
 	switch {
 	case t.Resource != nil && t.Pkg.Group != "":
-		b.resourcePaths(t, listTypeFor(t, all))
+		b.resourcePaths(t, lists[typeName{t.Pkg, t.Name + "List"}])
 	case t.Model:
 		b.modelPaths(t)
 	}
 }
 
-func listTypeFor(t *model.Type, all []*model.Type) *model.Type {
-	for _, o := range all {
-		if o.Pkg == t.Pkg && o.Name == t.Name+"List" {
-			return o
+// typeName is a type's name in its package.
+type typeName struct {
+	pkg  *model.Package
+	name string
+}
+
+// listTypes indexes the types by name, for the List type of each resource
+// (the first of a name, as a scan of all would find it).
+func listTypes(all []*model.Type) map[typeName]*model.Type {
+	out := make(map[typeName]*model.Type, len(all))
+	for _, t := range all {
+		if k := (typeName{t.Pkg, t.Name}); out[k] == nil {
+			out[k] = t
 		}
 	}
-	return nil
+	return out
 }
 
 func (b *docBuilder) resourcePaths(t *model.Type, list *model.Type) {
