@@ -78,10 +78,10 @@ func (c *converter) schema(s *apiext.JSONSchemaProps) *openapi3.Schema {
 		o.Type = &openapi3.Types{c.str(s.Type)}
 	}
 	if s.ExclusiveMinimum {
-		o.ExclusiveMin.Bool = ptr(true)
+		o.ExclusiveMin.Bool = pointerTo(true)
 	}
 	if s.ExclusiveMaximum {
-		o.ExclusiveMax.Bool = ptr(true)
+		o.ExclusiveMax.Bool = pointerTo(true)
 	}
 	if len(s.Enum) > 0 {
 		o.Enum = make([]any, len(s.Enum))
@@ -116,7 +116,7 @@ func (c *converter) schema(s *apiext.JSONSchemaProps) *openapi3.Schema {
 		if a.Schema != nil {
 			o.AdditionalProperties.Schema = c.ref(a.Schema)
 		} else {
-			o.AdditionalProperties.Has = ptr(a.Allows)
+			o.AdditionalProperties.Has = pointerTo(a.Allows)
 		}
 	}
 	o.Extensions = c.extensions(s)
@@ -204,7 +204,7 @@ func (c *converter) float(f *float64) *float64 {
 	if math.IsNaN(*f) || math.IsInf(*f, 0) {
 		c.failed = true // json.Marshal refuses them
 	}
-	return ptr(*f)
+	return pointerTo(*f)
 }
 
 // maxExact is the largest integer every step of the round trip keeps
@@ -226,7 +226,7 @@ func (c *converter) bound(n *int64) *uint64 {
 	if n == nil {
 		return nil
 	}
-	return ptr(c.count(n))
+	return pointerTo(c.count(n))
 }
 
-func ptr[T any](v T) *T { return &v }
+func pointerTo[T any](v T) *T { return &v }
