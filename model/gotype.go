@@ -2,6 +2,8 @@ package model
 
 import (
 	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // GoType is a Go type as the type checker saw it, for the backends that
@@ -116,8 +118,8 @@ func (t *GoType) Underlying() *GoType {
 }
 
 // goTypes builds the GoType of every named type of the model.
-func goTypes(m *Model) {
-	c := goTypeConverter{named: map[string]*GoType{}}
+func goTypes(m *Model, msets *typeutil.MethodSetCache) {
+	c := goTypeConverter{named: map[string]*GoType{}, msets: msets}
 	for _, pk := range m.Packages {
 		if pk.Loaded == nil || pk.Loaded.Types == nil {
 			continue
@@ -134,6 +136,7 @@ func goTypes(m *Model) {
 // (by its full name, so a recursive type ends at itself).
 type goTypeConverter struct {
 	named map[string]*GoType
+	msets *typeutil.MethodSetCache
 }
 
 func (c *goTypeConverter) of(t types.Type) *GoType {
@@ -180,7 +183,7 @@ func (c *goTypeConverter) namedType(x *types.Named) *GoType {
 	for i := range x.TypeArgs().Len() {
 		g.TypeArgs = append(g.TypeArgs, c.of(x.TypeArgs().At(i)))
 	}
-	g.Equal = equalMethod(x)
+	g.Equal = equalMethod(c.msets, x)
 	g.Under = c.of(x.Underlying())
 	return g
 }
@@ -227,8 +230,8 @@ func basicKind(x *types.Basic) BasicKind {
 }
 
 // equalMethod finds `Equal(T) bool` or `Equal(*T) bool` on a named type.
-func equalMethod(named *types.Named) EqualMethod {
-	sel := types.NewMethodSet(types.NewPointer(named)).Lookup(nil, "Equal")
+func equalMethod(msets *typeutil.MethodSetCache, named *types.Named) EqualMethod {
+	sel := msets.MethodSet(types.NewPointer(named)).Lookup(nil, "Equal")
 	if sel == nil {
 		return NoEqual
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
@@ -123,6 +124,9 @@ type builder struct {
 	loaded map[string]*loader.Package
 	// pendingValidate are validate tags to resolve once every type is known.
 	pendingValidate []pending
+	// msets holds the method set of each named type asked for: every field
+	// of a named type asks (TextKey), and ObjectMeta's has dozens of methods.
+	msets typeutil.MethodSetCache
 }
 
 type pending struct {

@@ -97,7 +97,7 @@ func (b *builder) named(p *loader.Package, x *types.Named) *TypeRef {
 	under := b.ref(p, x.Underlying())
 	r := *under
 	r.GoType, r.ImportPath, r.TypeName = goType, path, obj.Name()
-	r.TextKey = implementsTextMarshaler(x)
+	r.TextKey = implementsTextMarshaler(&b.msets, x)
 	if genericNamed(x) {
 		r.Generic = true
 		r.GoType = types.TypeString(x, types.RelativeTo(p.Types))

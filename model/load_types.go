@@ -80,7 +80,7 @@ func (b *builder) fill(t *Type) {
 	switch u := obj.Type().Underlying().(type) {
 	case *types.Struct:
 		t.TypeKind = TypeStruct
-		t.Methods = methodsOf(p, obj)
+		t.Methods = methodsOf(&b.msets, p, obj)
 		for i := range info.Fields {
 			b.field(t, p, &info.Fields[i], i)
 		}

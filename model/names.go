@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
@@ -39,9 +40,9 @@ func generatedFile(path string) bool {
 
 // methodsOf lists the methods of *T (declared or promoted), leaving out
 // those declared in generated files.
-func methodsOf(p *loader.Package, obj *types.TypeName) []string {
+func methodsOf(msets *typeutil.MethodSetCache, p *loader.Package, obj *types.TypeName) []string {
 	var out []string
-	ms := types.NewMethodSet(types.NewPointer(obj.Type()))
+	ms := msets.MethodSet(types.NewPointer(obj.Type()))
 	for i := 0; i < ms.Len(); i++ {
 		fn := ms.At(i).Obj()
 		if generatedFile(p.Fset.Position(fn.Pos()).Filename) {

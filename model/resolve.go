@@ -9,7 +9,7 @@ import (
 
 // finish resolves validate tags (now that every type is known) and sorts.
 func (b *builder) finish() {
-	goTypes(b.m)
+	goTypes(b.m, &b.msets)
 	b.checkShapes()
 	for _, p := range b.pendingValidate {
 		p.field.Validate = resolveTag(p.owner, p.field, p.tag, &b.m.Diags)

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Schemaless is the kubebuilder marker that lets a field go without a
@@ -258,8 +260,8 @@ func genericNamed(x *types.Named) bool {
 // implementsTextMarshaler reports a type encoding/json can use as a map key
 // through encoding.TextMarshaler: the key type itself must have the method
 // (encoding/json asks the key's type, not a pointer to it).
-func implementsTextMarshaler(t types.Type) bool {
-	ms := types.NewMethodSet(t)
+func implementsTextMarshaler(msets *typeutil.MethodSetCache, t types.Type) bool {
+	ms := msets.MethodSet(t)
 	for i := 0; i < ms.Len(); i++ {
 		if ms.At(i).Obj().Name() == "MarshalText" {
 			return true

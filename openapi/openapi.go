@@ -26,6 +26,7 @@ import (
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 
 	"github.com/modelgen/modelgen/internal/yamlout"
@@ -54,8 +55,9 @@ func Document(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, e
 // with the warnings about what it cannot say (a pattern without an
 // ECMA-262 form).
 func Build(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, model.Diagnostics, error) {
-	b := &docBuilder{set: set, names: map[string]string{}, done: map[string]bool{}}
+	b := &docBuilder{set: set, names: map[string]string{}, taken: map[string]bool{}, done: map[string]bool{}}
 	b.linkIndex()
+	b.typeIndex()
 	doc := &openapi3.T{
 		OpenAPI:    "3.0.3",
 		Info:       &openapi3.Info{Title: info.Title, Version: info.Version, Description: info.Description},
@@ -74,8 +76,9 @@ func Build(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, mode
 		return nil, nil, b.err
 	}
 	b.enumComponents()
+	lists := listTypes(types)
 	for _, t := range types {
-		b.paths(t, types)
+		b.paths(t, lists)
 	}
 	pruneUnreached(doc)
 	refSiblings(doc)
@@ -130,6 +133,8 @@ type docBuilder struct {
 	doc   *openapi3.T
 	links map[string]crd.TypeIdent // controller-tools ref link -> type
 	names map[string]string        // ref link -> component name
+	taken map[string]bool          // the component names given
+	types map[crd.TypeIdent]*model.Type
 	done  map[string]bool
 	err   error
 	// warnings are what the document leaves out, at the fields' positions
@@ -161,13 +166,10 @@ func (b *docBuilder) componentName(id crd.TypeIdent) string {
 	if !b.isUserType(id) {
 		name = k8sName(id.Package.PkgPath) + "." + id.Name
 	}
-	for _, taken := range b.names {
-		if taken == name {
-			name = id.Package.Name + "." + id.Name
-			break
-		}
+	if b.taken[name] {
+		name = id.Package.Name + "." + id.Name
 	}
-	b.names[link] = name
+	b.names[link], b.taken[name] = name, true
 	return name
 }
 
@@ -205,15 +207,13 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 	sc := props.DeepCopy()
 	b.rewriteRefs(sc, id)
 	b.clientShapes(sc, id)
-	js, err := json.Marshal(sc)
+	ref, direct, err := toKin(name, sc)
 	if err != nil {
 		b.err = err
 		return name
 	}
-	ref := &openapi3.SchemaRef{}
-	if err := ref.UnmarshalJSON(js); err != nil {
-		b.err = fmt.Errorf("schema of %s: %w", name, err)
-		return name
+	if checkConversion != nil {
+		checkConversion(name, sc, ref, direct)
 	}
 	if t := b.modelType(id); t != nil {
 		b.extend(t, ref.Value)
@@ -224,10 +224,31 @@ func (b *docBuilder) add(id crd.TypeIdent) string {
 	return name
 }
 
-// modelType finds the model's type for a controller-tools identity.
+// checkConversion, when set (by a test), sees every component's schema
+// with what toKin made of it.
+var checkConversion func(name string, sc *apiext.JSONSchemaProps, got *openapi3.SchemaRef, direct bool)
+
+// modelType finds the model's type for a controller-tools identity, as
+// schema.Set.TypeOf does, from an index: every component asks.
 func (b *docBuilder) modelType(id crd.TypeIdent) *model.Type {
-	t, _ := b.set.TypeOf(id)
-	return t
+	return b.types[id]
+}
+
+// typeIndex indexes what TypeOf finds: the unvalidated variants, then each
+// package's types by name (the first of a name, as TypeOf's scan).
+func (b *docBuilder) typeIndex() {
+	b.types = map[crd.TypeIdent]*model.Type{}
+	for id, t := range b.set.Unvalidated {
+		b.types[id] = t
+	}
+	for _, pk := range b.set.Model.Packages {
+		for _, t := range pk.Types {
+			id := crd.TypeIdent{Package: pk.Loaded, Name: t.Name}
+			if _, ok := b.types[id]; !ok {
+				b.types[id] = t
+			}
+		}
+	}
 }
 
 // extend adds the features' extensions to the properties of a type. A
@@ -263,22 +284,31 @@ func (b *docBuilder) ref(t *model.Type) *openapi3.SchemaRef {
 	return openapi3.NewSchemaRef("#/components/schemas/"+b.componentName(schema.Ident(t)), nil)
 }
 
-func (b *docBuilder) paths(t *model.Type, all []*model.Type) {
+func (b *docBuilder) paths(t *model.Type, lists map[typeName]*model.Type) {
 	switch {
 	case t.Resource != nil && t.Pkg.Group != "":
-		b.resourcePaths(t, listTypeFor(t, all))
+		b.resourcePaths(t, lists[typeName{t.Pkg, t.Name + "List"}])
 	case t.Model:
 		b.modelPaths(t)
 	}
 }
 
-func listTypeFor(t *model.Type, all []*model.Type) *model.Type {
-	for _, o := range all {
-		if o.Pkg == t.Pkg && o.Name == t.Name+"List" {
-			return o
+// typeName is a type's name in its package.
+type typeName struct {
+	pkg  *model.Package
+	name string
+}
+
+// listTypes indexes the types by name, for the List type of each resource
+// (the first of a name, as a scan of all would find it).
+func listTypes(all []*model.Type) map[typeName]*model.Type {
+	out := make(map[typeName]*model.Type, len(all))
+	for _, t := range all {
+		if k := (typeName{t.Pkg, t.Name}); out[k] == nil {
+			out[k] = t
 		}
 	}
-	return nil
+	return out
 }
 
 func (b *docBuilder) resourcePaths(t *model.Type, list *model.Type) {

@@ -85,9 +85,14 @@ func BuildWith(m *model.Model, target model.Target, opts Options) *Set {
 		s.byLink[crd.TypeRefLink(t.Pkg.Path, t.Name)] = t
 	}
 	s.namedBytes(types)
+	// base: the schema of each struct with a validate tag, before the
+	// overlay: a deep copy, since the overlay edits the parser's schemas in
+	// place and the unvalidated variants are made by editing these copies
+	// in place. For every other type the overlay gives what unvalidated
+	// would make of its schema, so it gets no copy (see unvalidated).
 	base := map[*model.Type]apiext.JSONSchemaProps{}
 	for _, t := range types {
-		if sc, ok := p.Schemata[Ident(t)]; ok {
+		if sc, ok := p.Schemata[Ident(t)]; ok && (copyEveryBase || validated(t)) {
 			base[t] = *sc.DeepCopy()
 		}
 	}
@@ -106,6 +111,10 @@ func BuildWith(m *model.Model, target model.Target, opts Options) *Set {
 	}
 	return s
 }
+
+// copyEveryBase, set by a test, gives every type a pre-overlay copy, as
+// before the bare schemas were shared: the test holds both builds equal.
+var copyEveryBase bool
 
 // stdTime gives time.Time the schema of its JSON form (an RFC 3339
 // string, as metav1.Time), where controller-tools would describe its

@@ -28,16 +28,28 @@ const UnvalidatedSuffix = ".Unvalidated"
 
 // unvalidated builds the unvalidated variant of every type that needs one
 // and points the places validator never checks at it. base holds the
-// schemas controller-tools gave each type, before the overlay.
+// schemas controller-tools gave each validated struct (see validated),
+// before the overlay. Every other type's bare schema is its overlaid
+// schema (the overlay of a struct without validate tags does what
+// bareStruct does; other types have no overlay): it is shared, and copied
+// only when a variant is made of it.
 func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONSchemaProps) {
 	bare := map[*model.Type]*apiext.JSONSchemaProps{}
+	shared := map[*model.Type]bool{}
 	for _, t := range types {
 		sc, ok := base[t]
-		if !ok {
+		switch {
+		case ok:
+			if t.TypeKind == model.TypeStruct {
+				s.bareStruct(t, &sc)
+			}
+		case !validated(t):
+			if sc, ok = s.Parser.Schemata[Ident(t)]; !ok {
+				continue
+			}
+			shared[t] = true
+		default:
 			continue
-		}
-		if t.TypeKind == model.TypeStruct {
-			s.bareStruct(t, &sc)
 		}
 		bare[t] = &sc
 	}
@@ -51,8 +63,8 @@ func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONS
 			if differs[t] {
 				continue
 			}
-			eachRef(sc, func(ref *string) {
-				if u := s.refType(*ref, t); u != nil && differs[u] && !differs[t] {
+			refsIn(sc, func(ref string) {
+				if u := s.refType(ref, t); u != nil && differs[u] && !differs[t] {
 					differs[t], changed = true, true
 				}
 			})
@@ -65,6 +77,10 @@ func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONS
 			continue
 		}
 		sc := bare[t]
+		if shared[t] {
+			// the type's own schema: the variant is a copy
+			sc = sc.DeepCopy()
+		}
 		s.toBare(sc, t)
 		id := Ident(t)
 		id.Name += UnvalidatedSuffix
@@ -82,12 +98,27 @@ func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONS
 	}
 }
 
+// validated reports a struct with a validate tag on a field: the only
+// types whose overlaid schema differs from their bare one.
+func validated(t *model.Type) bool {
+	if t.TypeKind != model.TypeStruct {
+		return false
+	}
+	for _, f := range t.Fields {
+		if f.Validate != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // bareStruct lays over a struct's controller-tools schema what does not
 // come from validate: the Go types' ranges, nullability and the state
 // machines. A field with a validate tag is optional: its presence is
-// validator's to decide, and here validator does not run.
+// validator's to decide, and here validator does not run. It edits sc in
+// place: sc is BuildWith's own copy of the parser's schema, taken before
+// the overlay and read by nothing else.
 func (s *Set) bareStruct(t *model.Type, sc *apiext.JSONSchemaProps) {
-	*sc = *sc.DeepCopy()
 	if s.Target == model.TargetOpenAPI {
 		markNullableIf(t, sc, func(*model.Field) bool { return true })
 	}
@@ -188,6 +219,54 @@ func (s *Set) refType(ref string, owner *model.Type) *model.Type {
 // eachRef calls f on every $ref below sc.
 func eachRef(sc *apiext.JSONSchemaProps, f func(*string)) {
 	crd.EditSchema(sc, refVisitor(f))
+}
+
+// refsIn calls f on every $ref below sc, as eachRef does, without
+// editing: eachRef walks with controller-tools' EditSchema, which writes
+// every map value back and keeps a map of the references it followed per
+// node, and the loop that spreads "differs" to the types that refer to a
+// differing type walks every schema at least once.
+func refsIn(sc *apiext.JSONSchemaProps, f func(string)) {
+	if sc == nil {
+		return
+	}
+	if sc.Ref != nil {
+		f(*sc.Ref)
+	}
+	if sc.Items != nil {
+		refsIn(sc.Items.Schema, f)
+		refsInSlice(sc.Items.JSONSchemas, f)
+	}
+	refsInSlice(sc.AllOf, f)
+	refsInSlice(sc.OneOf, f)
+	refsInSlice(sc.AnyOf, f)
+	refsIn(sc.Not, f)
+	refsInMap(sc.Properties, f)
+	if sc.AdditionalProperties != nil {
+		refsIn(sc.AdditionalProperties.Schema, f)
+	}
+	refsInMap(sc.PatternProperties, f)
+	for _, dep := range sc.Dependencies {
+		refsIn(dep.Schema, f)
+	}
+	if sc.AdditionalItems != nil {
+		refsIn(sc.AdditionalItems.Schema, f)
+	}
+	refsInMap(sc.Definitions, f)
+}
+
+func refsInSlice(l []apiext.JSONSchemaProps, f func(string)) {
+	for i := range l {
+		refsIn(&l[i], f)
+	}
+}
+
+func refsInMap(m map[string]apiext.JSONSchemaProps, f func(string)) {
+	var v apiext.JSONSchemaProps // one per map, not per entry
+	for k := range m {
+		v = m[k]
+		refsIn(&v, f)
+	}
 }
 
 type refVisitor func(*string)

@@ -83,7 +83,12 @@ func Build(c *gen.Context) ([]Result, model.Diagnostics) {
 			diags.Errorf(roots[0].Pos, "controller-tools produced no CRD for %s", gk)
 			continue
 		}
-		crd := raw.DeepCopy()
+		// The CRD is this call's own: NeedCRDFor built it on a deep copy
+		// of the flattened schema, and taking it out of the parser's map
+		// leaves no other reader (a later NeedCRDFor builds it again), so
+		// it is edited in place rather than copied.
+		delete(set.Parser.CustomResourceDefinitions, gk)
+		crd := &raw
 		ctcrd.FixTopLevelMetadata(*crd)
 		removeMetadataDescription(crd)
 		if len(crd.Spec.Versions) == 1 {

@@ -149,41 +149,53 @@ func unknownFormats(r Result) model.Diagnostics {
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
 		}
-		walkSchema(v.Schema.OpenAPIV3Schema, fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i), func(s *apiext.JSONSchemaProps, path string) {
-			if s.Format == "" {
-				return
-			}
-			sp := &spec.Schema{SchemaProps: spec.SchemaProps{Format: s.Format}}
-			if s.Type != "" {
-				sp.Type = spec.StringOrArray{s.Type}
-			}
-			for _, f := range apivalidation.GetUnrecognizedFormats(sp, serverVersion) {
-				pos, where := locate(r, path)
-				diags.Errorf(pos, "CRD %s: %s: the API server ignores format %q on a %s; use a pattern (validate keyword or +kubebuilder:validation:Pattern) instead", r.CRD.Name, where, f, s.Type)
-			}
-		})
+		w := formatWalk{r: r, diags: &diags}
+		w.walk(v.Schema.OpenAPIV3Schema, []string{fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i)})
 	}
 	return diags
 }
 
-func walkSchema(s *apiext.JSONSchemaProps, path string, visit func(*apiext.JSONSchemaProps, string)) {
+// formatWalk reports the unknown formats of a CRD's schema.
+type formatWalk struct {
+	r     Result
+	diags *model.Diagnostics
+}
+
+// walk checks the format of s and of every schema below it. steps are
+// the steps of s's path, joined only when a format is reported (a path
+// string per node was most of the check's allocations).
+func (w formatWalk) walk(s *apiext.JSONSchemaProps, steps []string) {
 	if s == nil {
 		return
 	}
-	visit(s, path)
-	for name, p := range s.Properties {
-		p := p
-		walkSchema(&p, path+".properties["+name+"]", visit)
+	if s.Format != "" {
+		w.check(s.Format, s.Type, steps)
+	}
+	var p apiext.JSONSchemaProps // one per node, not per property
+	for name := range s.Properties {
+		p = s.Properties[name]
+		w.walk(&p, append(steps, ".properties[", name, "]"))
 	}
 	if s.Items != nil {
-		walkSchema(s.Items.Schema, path+".items", visit)
+		w.walk(s.Items.Schema, append(steps, ".items"))
 	}
 	if s.AdditionalProperties != nil {
-		walkSchema(s.AdditionalProperties.Schema, path+".additionalProperties", visit)
+		w.walk(s.AdditionalProperties.Schema, append(steps, ".additionalProperties"))
 	}
 	for _, group := range [][]apiext.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
 		for i := range group {
-			walkSchema(&group[i], path, visit)
+			w.walk(&group[i], steps)
 		}
+	}
+}
+
+func (w formatWalk) check(format, typ string, steps []string) {
+	sp := &spec.Schema{SchemaProps: spec.SchemaProps{Format: format}}
+	if typ != "" {
+		sp.Type = spec.StringOrArray{typ}
+	}
+	for _, f := range apivalidation.GetUnrecognizedFormats(sp, serverVersion) {
+		pos, where := locate(w.r, strings.Join(steps, ""))
+		w.diags.Errorf(pos, "CRD %s: %s: the API server ignores format %q on a %s; use a pattern (validate keyword or +kubebuilder:validation:Pattern) instead", w.r.CRD.Name, where, f, typ)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync"
 	"syscall"
 )
 
@@ -145,7 +146,9 @@ func Describe(err error) string {
 
 // Equal reports whether the regular file at name holds exactly data,
 // reading no more than len(data)+1 bytes of it. A missing file is not
-// equal; a path that is not a regular file is an error.
+// equal; a path that is not a regular file is an error. The file is
+// compared a buffer at a time, so a run that finds its outputs unchanged
+// does not hold a second copy of each.
 func Equal(name string, data []byte) (bool, error) {
 	f, info, err := Open(name)
 	if errors.Is(err, os.ErrNotExist) {
@@ -158,9 +161,26 @@ func Equal(name string, data []byte) (bool, error) {
 	if info.Size() != int64(len(data)) {
 		return false, nil
 	}
-	old, err := io.ReadAll(io.LimitReader(f, int64(len(data))+1))
-	if err != nil {
-		return false, err
+	buf := compareBuffers.Get().(*[32 << 10]byte)
+	defer compareBuffers.Put(buf)
+	r := io.LimitReader(f, int64(len(data))+1)
+	rest, same := data, true
+	for {
+		n, err := r.Read(buf[:])
+		if same && (n > len(rest) || !bytes.Equal(buf[:n], rest[:n])) {
+			same = false
+		}
+		if same {
+			rest = rest[n:]
+		}
+		if err == io.EOF {
+			return same && len(rest) == 0, nil
+		}
+		if err != nil {
+			return false, err
+		}
 	}
-	return bytes.Equal(old, data), nil
 }
+
+// compareBuffers are Equal's read buffers.
+var compareBuffers = sync.Pool{New: func() any { return new([32 << 10]byte) }}
