@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/modelgen/modelgen/internal/yamlout"
 )
 
 // jsonTree returns the value yamlout.Decode (numbers typed as yamlout's
@@ -120,15 +122,15 @@ func treeOf(v reflect.Value, l level) (any, bool) {
 			if s == "" {
 				s = "0"
 			}
-			return numberTree(s), isJSONNumber(s)
+			return yamlout.Number(s), isJSONNumber(s)
 		}
 		return s, utf8.ValidString(s) // json.Marshal writes U+FFFD for each bad byte
 	case reflect.Bool:
 		return v.Bool(), true
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return numberTree(strconv.FormatInt(v.Int(), 10)), true
+		return yamlout.Number(strconv.FormatInt(v.Int(), 10)), true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return numberTree(strconv.FormatUint(v.Uint(), 10)), true
+		return yamlout.Number(strconv.FormatUint(v.Uint(), 10)), true
 	case reflect.Float32:
 		return floatTree(v.Float(), 32)
 	case reflect.Float64:
@@ -213,21 +215,5 @@ func floatTree(f float64, bits int) (any, bool) {
 			format = 'e'
 		}
 	}
-	return numberTree(strconv.FormatFloat(f, format, -1, bits)), true
-}
-
-// numberTree is the value yamlout gives a JSON number's text: int when it
-// fits, then int64, uint64, float64.
-func numberTree(s string) any {
-	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
-		if i == int64(int(i)) {
-			return int(i)
-		}
-		return i
-	}
-	if u, err := strconv.ParseUint(s, 0, 64); err == nil {
-		return u
-	}
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
+	return yamlout.Number(strconv.FormatFloat(f, format, -1, bits)), true
 }

@@ -1,9 +1,10 @@
 package cli
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -53,7 +54,7 @@ func listedFiles(roots []*loader.Package) []string {
 		if p.Module != nil && p.Module.GoMod != "" {
 			out = append(out, p.Module.GoMod)
 		}
-		for _, path := range sortedKeys(p.Imports) {
+		for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
 			visit(p.Imports[path])
 		}
 	}
@@ -121,15 +122,6 @@ func (h *hasher) sums(more []string) runcache.Sums {
 		s.Modified[p] = t
 	}
 	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // immutableRoots are where files never change under their path: the

@@ -74,12 +74,15 @@ func typed(v any) any {
 			x[i] = typed(e)
 		}
 	case json.Number:
-		return number(string(x))
+		return Number(string(x))
 	}
 	return v
 }
 
-func number(s string) any {
+// Number is the value the YAML parser resolves a JSON number's text to:
+// int when it fits, then int64, uint64, float64 (the text itself when it
+// is none of them).
+func Number(s string) any {
 	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
 		if i == int64(int(i)) {
 			return int(i)
