@@ -86,22 +86,50 @@ func settingFiles(m *model.Model, configs map[string]gen.Config, fl generateFlag
 	return out
 }
 
-// hasher sums the listed files while Load parses and resolves the
-// packages (model.Config.Listed), so that a run with nothing to change
-// costs about the load alone.
+// hasher does the cache's reading while Load parses and resolves the
+// packages, so that a run with nothing to change costs about the load
+// alone: from the start, the record of the command line and the files it
+// names (the generated files, the extra inputs); once go list has listed
+// the packages (model.Config.Listed), their files.
 type hasher struct {
+	cache     runcache.Cache
+	key       string
 	immutable []string
 	done      chan runcache.Sums
+	pre       chan preread
+}
+
+// preread is the record of the command line, read before the load ends:
+// data are its generated files' bytes when each still has its sum, and
+// extra tells whether its extra inputs still have theirs.
+type preread struct {
+	tool   string
+	record *runcache.Record
+	data   [][]byte
+	extra  bool
 }
 
 // startHashing returns the hasher of a run, nil when the cache is off.
-func startHashing() *hasher {
-	if runcache.Open().Dir() == "" {
+func startHashing(key string) *hasher {
+	cache := runcache.Open()
+	if cache.Dir() == "" {
 		return nil
 	}
 	// asked here, before Load asks it too: LibraryRoots is not safe for
 	// concurrent first use
-	return &hasher{immutable: immutableRoots(), done: make(chan runcache.Sums, 1)}
+	h := &hasher{cache: cache, key: key, immutable: immutableRoots(), done: make(chan runcache.Sums, 1), pre: make(chan preread, 1)}
+	go func() {
+		var p preread
+		p.tool, _ = runcache.ToolID()
+		if r := cache.Load(key); r != nil && p.tool != "" && r.Tool == p.tool {
+			p.record = r
+			if data, ok := r.Current(); ok {
+				p.data, p.extra = data, r.ExtraCurrent(h.immutable)
+			}
+		}
+		h.pre <- p
+	}()
+	return h
 }
 
 // listed starts summing the files of the listed packages.
@@ -168,36 +196,32 @@ type cached struct {
 	diags model.Diagnostics
 }
 
-// lookup hashes the run's inputs and reads the record of its command line.
-func lookup(h *hasher, m *model.Model, configs map[string]gen.Config, fl generateFlags, patterns []string, start time.Time) *cached {
+// lookup sums the run's inputs and compares them with the record of its
+// command line.
+func lookup(h *hasher, m *model.Model, configs map[string]gen.Config, fl generateFlags, start time.Time) *cached {
 	if h == nil {
 		return nil
 	}
-	c := &cached{cache: runcache.Open(), key: cacheKey(fl, patterns), start: start, immutable: h.immutable}
-	tool, err := runcache.ToolID()
-	if err != nil {
+	p := <-h.pre
+	if p.tool == "" {
 		return nil
 	}
-	c.tool = tool
+	c := &cached{cache: h.cache, key: h.key, tool: p.tool, start: start, immutable: h.immutable}
 	c.sums = h.sums(settingFiles(m, configs, fl))
-	r := c.cache.Load(c.key)
-	if r == nil || r.Tool != tool {
+	r := p.record
+	if r == nil || p.data == nil || !p.extra {
 		return c
 	}
 	outputs := map[string]bool{}
 	for _, f := range r.Files {
 		outputs[f.Path] = true
 	}
-	if c.sums.Digest(outputs) != r.Inputs || !r.ExtraCurrent(c.immutable) {
-		return c
-	}
-	data, ok := r.Current()
-	if !ok {
+	if c.sums.Digest(outputs) != r.Inputs {
 		return c
 	}
 	c.hit = true
 	for i, f := range r.Files {
-		c.files = append(c.files, gen.File{Path: f.Path, Data: data[i], Owner: f.Owner, Backend: f.Backend})
+		c.files = append(c.files, gen.File{Path: f.Path, Data: p.data[i], Owner: f.Owner, Backend: f.Backend})
 	}
 	c.diags = r.Diags
 	return c

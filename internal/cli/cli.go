@@ -148,7 +148,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	defer pr.done()
 	pr.phase("loading packages")
 	start := time.Now()
-	hashing := startHashing()
+	hashing := startHashing(cacheKey(fl, fs.Args()))
 	lcfg := model.Config{Dir: fl.dir, Patterns: fs.Args()}
 	if hashing != nil {
 		lcfg.Listed = hashing.listed
@@ -167,7 +167,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	var run *cached
 	var extra []string
 	if !diags.HasErrors() && !m.Diags.HasErrors() {
-		run = lookup(hashing, m, configs, fl, fs.Args(), start)
+		run = lookup(hashing, m, configs, fl, start)
 	}
 	switch {
 	case run != nil && run.hit:
