@@ -15,20 +15,30 @@ import (
 	"github.com/modelgen/modelgen/schema"
 )
 
+// caseDirs names the cases under testdata (one directory each).
+func caseDirs(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
 // TestConversionIsTheRoundTrip: every component of every case and of the
 // example operators, as the document builder converts it, is what the JSON
 // round trip (json.Marshal, then kin-openapi's UnmarshalJSON) gives, down
 // to the last field; and every one of them took the direct path.
 func TestConversionIsTheRoundTrip(t *testing.T) {
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var patterns []string
-	for _, e := range entries {
-		if e.IsDir() {
-			patterns = append(patterns, "./testdata/"+e.Name())
-		}
+	for _, c := range caseDirs(t) {
+		patterns = append(patterns, "./testdata/"+c)
 	}
 	dirs := map[string][]string{".": patterns}
 	if !testing.Short() {

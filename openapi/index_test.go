@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"os"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -17,15 +16,9 @@ import (
 // for every schema of every case (the unvalidated variants among them) the
 // index gives what TypeOf gives.
 func TestTypeIndexIsTypeOf(t *testing.T) {
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var patterns []string
-	for _, e := range entries {
-		if e.IsDir() {
-			patterns = append(patterns, "./"+e.Name())
-		}
+	for _, c := range caseDirs(t) {
+		patterns = append(patterns, "./"+c)
 	}
 	m, err := model.Load(model.Config{Dir: "testdata", Patterns: patterns})
 	if err != nil || m.Diags.HasErrors() {

@@ -105,8 +105,6 @@ type Record struct {
 	Format int
 	// Tool identifies the modelgen binary (ToolID).
 	Tool string
-	// Settings is the digest of what, beside files, decides the output.
-	Settings string
 	// Inputs is the digest of the sums of the files the run read, its
 	// outputs left out (they are compared by Files).
 	Inputs string
