@@ -260,8 +260,12 @@ func (c *sourceCheck) parseGenerated() {
 func (c *sourceCheck) loadMissing(starts []*packages.Package) error {
 	need := map[*packages.Package][]string{}
 	for _, p := range starts {
+		var paths []string
 		for _, f := range c.syntax[loadedDir(p)] {
-			need[p] = appendImports(need[p], p, f)
+			paths = appendImports(paths, p, f)
+		}
+		if len(paths) > 0 {
+			need[p] = paths
 		}
 	}
 	return c.resolve(starts, need)
@@ -279,11 +283,15 @@ func (c *sourceCheck) loadUntagged(starts []*packages.Package) error {
 			return
 		}
 		c.scanned[nodeKey(p)] = true
+		var paths []string
 		for _, path := range model.UntaggedFiles(p) {
 			f, err := parser.ParseFile(c.fset, path, nil, parser.ImportsOnly|parser.SkipObjectResolution)
 			if err == nil {
-				need[p] = appendImports(need[p], p, f)
+				paths = appendImports(paths, p, f)
 			}
+		}
+		if len(paths) > 0 {
+			need[p] = paths
 		}
 	})
 	return c.resolve(starts, need)
