@@ -500,12 +500,12 @@ func unreachable(t *testing.T, data []byte) []string {
 // the cases assert.
 func TestDocsCiteTheCounts(t *testing.T) {
 	got := testkit.Cited(t, filepath.Join(testkit.Root(t), "docs", "crds.md"),
-		`gateway-api's (\d+) CRDs, cluster-api's (\d+) and (\d+) and\s+prometheus-operator's (\d+)`)
+		`gateway-api's (\d+) CRDs, cluster-api's (\d+) and (\d+),\s+prometheus-operator's (\d+) and kueue's (\d+)`)
 	var want []int
 	for _, c := range cases {
 		want = append(want, c.crds)
 	}
 	if !slices.Equal(got, want) {
-		t.Errorf("docs/crds.md cites %v CRDs, the cases (gateway-api, cluster-api core and all, prometheus-operator) assert %v", got, want)
+		t.Errorf("docs/crds.md cites %v CRDs, the cases (gateway-api, cluster-api core and all, prometheus-operator, kueue) assert %v", got, want)
 	}
 }
