@@ -116,7 +116,23 @@ type Record struct {
 	Diags model.Diagnostics
 }
 
-func (c Cache) path(key string) string { return filepath.Join(c.dir, key+".json") }
+// recordPrefix starts the name of every file the cache writes: its records
+// (recordPrefix+key+".json") and their temporary files ("."+recordPrefix+
+// key+".tmp-*"). The clean-up removes nothing else, so a directory that
+// MODELGEN_CACHE names and other programs also use keeps their files.
+const recordPrefix = "modelgen-run-"
+
+func (c Cache) path(key string) string { return filepath.Join(c.dir, recordPrefix+key+".json") }
+
+// ours reports whether the cache wrote a file of this name: a record or the
+// temporary file of one.
+func ours(name string) bool {
+	if rest, ok := strings.CutPrefix(name, recordPrefix); ok {
+		return strings.HasSuffix(rest, ".json") && !strings.Contains(rest, "/")
+	}
+	rest, ok := strings.CutPrefix(name, "."+recordPrefix)
+	return ok && strings.Contains(rest, ".tmp-")
+}
 
 // Load reads the record of key; nil when there is none or it cannot be
 // trusted.
@@ -143,8 +159,9 @@ func (c Cache) Load(key string) *Record {
 	return &r
 }
 
-// Save writes the record of key atomically, and removes records no run has
-// used for a month.
+// Save writes the record of key atomically, and removes records (and
+// temporary files of records) no run has used for a month: only files the
+// cache wrote, never another program's in the same directory.
 func (c Cache) Save(key string, r *Record) error {
 	if c.dir == "" {
 		return nil
@@ -157,7 +174,7 @@ func (c Cache) Save(key string, r *Record) error {
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(c.dir, "."+key+".tmp-*")
+	tmp, err := os.CreateTemp(c.dir, "."+recordPrefix+key+".tmp-*")
 	if err != nil {
 		return err
 	}
@@ -183,7 +200,7 @@ func (c Cache) prune() {
 	}
 	cut := time.Now().Add(-keep)
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".json") && !strings.Contains(e.Name(), ".tmp-") {
+		if !ours(e.Name()) {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cut) {

@@ -47,20 +47,33 @@ func TestRecordsRoundTripAndRefuseWhatTheyCannotTrust(t *testing.T) {
 	}
 }
 
-// TestSaveRemovesOldRecords: a record no run used for a month goes.
+// TestSaveRemovesOldRecords: a record no run used for a month goes, and so
+// does a temporary file a killed run left; another program's old files in
+// the same directory (MODELGEN_CACHE may name any directory) stay.
 func TestSaveRemovesOldRecords(t *testing.T) {
 	c := Cache{dir: t.TempDir()}
-	old := filepath.Join(c.dir, "old.json")
-	write(t, old, "{}")
+	old, oldTmp := c.path("old"), filepath.Join(c.dir, "."+recordPrefix+"old.tmp-123")
+	theirs := []string{"old.json", "settings.json", "." + "x.tmp-1", recordPrefix + "notes.txt"}
 	then := time.Now().Add(-keep - time.Hour)
-	if err := os.Chtimes(old, then, then); err != nil {
-		t.Fatal(err)
+	for _, name := range append([]string{filepath.Base(old), filepath.Base(oldTmp)}, theirs...) {
+		p := filepath.Join(c.dir, name)
+		write(t, p, "{}")
+		if err := os.Chtimes(p, then, then); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := c.Save("new", &Record{Tool: "t", Inputs: "i"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(old); !os.IsNotExist(err) {
-		t.Errorf("a record unused for a month is still there: %v", err)
+	for _, p := range []string{old, oldTmp} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s, unused for a month, is still there: %v", filepath.Base(p), err)
+		}
+	}
+	for _, name := range theirs {
+		if _, err := os.Stat(filepath.Join(c.dir, name)); err != nil {
+			t.Errorf("the clean-up removed %s, a file the cache did not write: %v", name, err)
+		}
 	}
 	if c.Load("new") == nil {
 		t.Error("the record just saved is gone")
