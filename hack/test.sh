@@ -20,6 +20,17 @@ for d in bench/*/; do
 	[ -f "$d/go.mod" ] && modules+=("./${d%/}")
 done
 
+# Every module is tidy on its own (GOWORK=off), as a team that copies an
+# example out of the workspace, or the gate run against an example package
+# there, builds it: "go: updates to go.mod needed" otherwise.
+echo "== go.mod files are tidy on their own (GOWORK=off go mod tidy -diff)" >&2
+for m in "${modules[@]}" ./compat/upstream ./compat/clients; do
+	if ! (cd "$m" && GOWORK=off go mod tidy -diff >&2); then
+		echo "$m: go.mod or go.sum is not tidy: run (cd $m && GOWORK=off go mod tidy)" >&2
+		exit 1
+	fi
+done
+
 echo "== go vet" >&2
 for m in "${modules[@]}"; do
 	(cd "$m" && go vet ./...)
