@@ -61,7 +61,7 @@ func Run(m *model.Model, roots []*loader.Package, g genall.Generator, name strin
 	err := g.Generate(ctx)
 	for _, r := range roots {
 		for _, e := range r.Errors[before[r]:] {
-			diags.Errorf(pos(e.Pos), "%s: %s", name, e.Msg)
+			diags.Errorf(Pos(e.Pos), "%s: %s", name, e.Msg)
 		}
 		r.Errors = r.Errors[:before[r]] // the model's packages stay as loaded
 	}
@@ -83,8 +83,9 @@ func Run(m *model.Model, roots []*loader.Package, g genall.Generator, name strin
 	return files, diags
 }
 
-// pos reads a loader error position ("file:line:col").
-func pos(s string) model.Pos {
+// Pos reads the position of an error controller-tools' loader recorded on
+// a package ("file:line:col", "file:line" or a package ID).
+func Pos(s string) model.Pos {
 	parts := strings.Split(s, ":")
 	if len(parts) >= 3 {
 		line, _ := strconv.Atoi(parts[len(parts)-2])

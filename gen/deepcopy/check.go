@@ -90,6 +90,8 @@ func (c *copyCheck) visit(t types.Type, seen map[types.Type]bool) string {
 		return c.visit(u.Elem(), seen)
 	case *types.Map:
 		return c.visit(u.Elem(), seen)
+	case *types.Interface:
+		return c.interfaceField(t)
 	case *types.Struct:
 		for field := range u.Fields() {
 			if msg := c.visit(field.Type(), seen); msg != "" {
@@ -111,6 +113,12 @@ func (c *copyCheck) visitNamed(named *types.Named, seen map[types.Type]bool) str
 	case fineToShallowCopy(named):
 		return ""
 	}
+	if _, ok := named.Underlying().(*types.Interface); ok {
+		if m, _, _ := types.LookupFieldOrMethod(named, false, obj.Pkg(), "DeepCopy"); m != nil {
+			return "" // controller-tools copies it with its own DeepCopy
+		}
+		return c.interfaceField(named)
+	}
 	if _, isStruct := named.Underlying().(*types.Struct); !isStruct {
 		// a named slice, map or pointer is copied element by element
 		return c.visit(named.Underlying(), seen)
@@ -128,6 +136,16 @@ func (c *copyCheck) visitNamed(named *types.Named, seen map[types.Type]bool) str
 	}
 	return fmt.Sprintf("%s (%s) has no DeepCopyInto method, so the generated deepcopy does not compile; "+
 		"use a type that has one, or generate deepcopy for %s's package (+kubebuilder:object:generate=true there)", name, obj.Pkg().Path(), obj.Name())
+}
+
+// interfaceField says why a field of interface type t fails: controller-
+// tools' generator copies an interface by assignment, so the copy and the
+// original would share what it holds (a change through one shows in the
+// other); controller-gen refuses it.
+func (c *copyCheck) interfaceField(t types.Type) string {
+	return fmt.Sprintf("the interface type %s cannot be deep-copied: a copy would share the value it holds with the original, "+
+		"and controller-gen refuses it; use a concrete type, or apiextensionsv1.JSON or runtime.RawExtension for arbitrary JSON",
+		types.TypeString(t, types.RelativeTo(c.pkg.Types)))
 }
 
 // hasMethods reports a DeepCopyInto or DeepCopy method on the type or its

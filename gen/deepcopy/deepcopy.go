@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/ctrun"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -52,9 +53,28 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	roots := c.Model.Loaded
 	out := &memory{files: map[string]*bytes.Buffer{}, pkgs: map[string]*loader.Package{}}
 	ctx := &genall.GenerationContext{Collector: &markers.Collector{Registry: reg}, Roots: roots, Checker: c.Model.Checker, OutputRule: out}
+	before := make([]int, len(roots))
+	for i, r := range roots {
+		before[i] = len(r.Errors)
+	}
 	if err := g.Generate(ctx); err != nil {
 		diags.Errorf(model.Pos{}, "deepcopy: %v", err)
 		return nil, diags
+	}
+	// controller-tools records what it cannot copy as errors of the
+	// package and still writes a file; controller-gen then fails.
+	refused := map[*loader.Package]model.Diagnostics{}
+	for i, r := range roots {
+		skipped := interfaceTypes(r)
+		for _, e := range r.Errors[before[i]:] {
+			if skipped[e.Msg] {
+				continue // the methods render drops (dropInterfaceMethods)
+			}
+			d := refused[r]
+			d.Errorf(ctrun.Pos(e.Pos), "deepcopy: %s", e.Msg)
+			refused[r] = d
+		}
+		r.Errors = r.Errors[:before[i]] // the model's packages stay as loaded
 	}
 	var files []gen.File
 	for path, buf := range out.files {
@@ -64,12 +84,36 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			continue
 		}
 		if d := uncopyable(out.pkgs[path], generated); d.HasErrors() {
+			diags.Add(d) // the same fields, said better
+			continue
+		}
+		if d := refused[out.pkgs[path]]; d.HasErrors() {
 			diags.Add(d)
 			continue
 		}
 		files = append(files, gen.File{Path: path, Data: src, Owner: out.pkgs[path].PkgPath})
 	}
 	return files, diags
+}
+
+// interfaceTypes lists the errors controller-tools records for the
+// interface types of a package it is asked to copy whole ("invalid type:
+// interface{...}", with no position): modelgen gives those types no
+// methods (skipType), where controller-gen fails.
+func interfaceTypes(pkg *loader.Package) map[string]bool {
+	out := map[string]bool{}
+	if pkg.Types == nil {
+		return out
+	}
+	scope := pkg.Types.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok {
+			if it, ok := tn.Type().Underlying().(*types.Interface); ok {
+				out["invalid type: "+it.String()] = true
+			}
+		}
+	}
+	return out
 }
 
 // withHeader replaces controller-gen's generated-code line with modelgen's.
