@@ -83,6 +83,10 @@ func Load(cfg Config) (*Model, error) {
 		b.m.Diags = b.m.Diags.Sorted()
 		return b.m, nil
 	}
+	// reported with the rest (all of a run's mistakes at once)
+	for _, p := range roots {
+		b.m.Diags.Add(unknownMarkers(p, reg))
+	}
 	for _, p := range roots {
 		b.selectRoots(p)
 	}
