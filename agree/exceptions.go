@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"net"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -154,8 +155,55 @@ var integralFloat = Exception{
 			return false
 		}
 		lo, hi, ok := goIntRange(m[2])
+		if !ok && j.subject != nil {
+			// a named integer type (type Port int32): encoding/json names
+			// the type, not its kind
+			lo, hi, ok = namedIntRange(j.subject.rt, m[2])
+		}
 		return ok && f >= lo && f <= hi
 	},
+}
+
+// namedIntRange is the range of the integer type the decode error names
+// (reflect's name of it, "v1.Port"), found among the types the subject's
+// fields reach.
+func namedIntRange(root reflect.Type, name string) (lo, hi float64, ok bool) {
+	seen := map[reflect.Type]bool{}
+	var found reflect.Type
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		if t == nil || seen[t] || found != nil {
+			return
+		}
+		seen[t] = true
+		if t.Name() != "" && t.String() == name {
+			found = t
+			return
+		}
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(t.Elem())
+		case reflect.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				walk(t.Field(i).Type)
+			}
+		}
+	}
+	walk(root)
+	if found == nil {
+		return 0, 0, false
+	}
+	bits := found.Bits()
+	switch found.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1) - 1, true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return 0, math.Ldexp(1, bits) - 1, true
+	}
+	return 0, 0, false
 }
 
 var intDecodeError = regexp.MustCompile(`cannot unmarshal number (\S+) into Go (?:struct field \S+|value) of type (\S+)`)

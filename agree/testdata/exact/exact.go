@@ -100,4 +100,15 @@ type ExactSpec struct {
 	BlobMax  Blob   `json:"blobMax,omitempty" validate:"omitempty,max=4"`
 	BlobPtr  *Blob  `json:"blobPtr,omitempty" validate:"excluded_with=Blob"`
 	Blobs    []Blob `json:"blobs,omitempty" validate:"dive,min=1"`
+	// a named integer type with bounds: 1.0 and 1e1 are integers to the
+	// schemas, and encoding/json refuses them for Port as for int32
+	Port    Port   `json:"port,omitempty" validate:"omitempty,gte=1,lte=65535"`
+	Ports   []Port `json:"ports,omitempty" validate:"dive,gte=1"`
+	Replica Count  `json:"replica,omitempty" validate:"omitempty,lte=300"`
 }
+
+// Port is a named integer type.
+type Port int32
+
+// Count is a named unsigned integer type.
+type Count uint16
