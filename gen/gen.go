@@ -19,12 +19,21 @@ type File struct {
 	Path string // absolute path
 	Data []byte
 	// Owner is the import path of the package the file is generated from;
-	// the writer uses it to find files a later run no longer generates.
+	// the writer uses it to find files a later run no longer generates. A
+	// file generated from a whole module (the operator's role, the webhook
+	// configuration, the admission policies' shared files: several
+	// packages' markers or settings make it) is owned by the module
+	// (ModuleOwner): a run that loaded only some of its packages writes it
+	// when it generates it, but only a run over the whole module removes it.
 	Owner string
 	// Backend names the backend that generated the file (its --only
 	// name), so that a run of some backends removes only their stale files.
 	Backend string
 }
+
+// ModuleOwner is the Owner of a file generated from the whole module of
+// the given path.
+func ModuleOwner(module string) string { return "module " + module }
 
 // Config holds the settings of one package, from flags or modelgen.yaml.
 type Config struct {

@@ -51,7 +51,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			if f != nil {
 				files = append(files, *f)
 				if _, ok := support[dir]; !ok {
-					support[dir] = [2]string{pk.Path, s.ParamName}
+					support[dir] = [2]string{gen.ModuleOwner(pk.Module), s.ParamName} // shared by the module's kinds
 				}
 			}
 		}

@@ -112,7 +112,7 @@ func roles(c *gen.Context, dir string) ([]*role, model.Diagnostics) {
 			diags.Errorf(configPos(pk), "role: %s", err)
 			continue
 		}
-		r.by, r.owner = pk, pk.Path
+		r.by, r.owner = pk, gen.ModuleOwner(pk.Module)
 		prev, ok := byFile[r.file]
 		switch {
 		case !ok:

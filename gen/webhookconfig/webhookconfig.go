@@ -142,6 +142,13 @@ func markerWebhooks(data []byte) []markerWebhook {
 }
 
 func owner(roots []*loader.Package) string {
+	// the configuration of a module: the markers of any of its packages
+	// make it (gen.ModuleOwner)
+	for _, r := range roots {
+		if r.Module != nil && r.Module.Path != "" {
+			return gen.ModuleOwner(r.Module.Path)
+		}
+	}
 	paths := make([]string, 0, len(roots))
 	for _, r := range roots {
 		paths = append(paths, r.PkgPath)

@@ -207,7 +207,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen: header:", err)
 		return ExitUsage
 	}
-	res, err := writer.SyncScope(files, fl.check, scope(m, configs, selected, fl.only))
+	res, err := writer.SyncScope(files, fl.check, scope(m, configs, selected, fl.only, fl.dir, fs.Args()))
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitFail
@@ -238,8 +238,8 @@ func generate(args []string, stdout, stderr io.Writer) int {
 // the backends that ran, where the backends declare their outputs, in the
 // packages' directories and wherever the run writes; YAML anywhere in the
 // packages' modules (output moved elsewhere in the module).
-func scope(m *model.Model, configs map[string]gen.Config, selected []gen.Generator, only string) writer.Scope {
-	sc := writer.Scope{Packages: map[string]string{}, Outputs: gen.Declared(m, configs, all.Backends())}
+func scope(m *model.Model, configs map[string]gen.Config, selected []gen.Generator, only, dir string, patterns []string) writer.Scope {
+	sc := writer.Scope{Packages: map[string]string{}, Outputs: gen.Declared(m, configs, all.Backends()), Modules: wholeModules(m, dir, patterns)}
 	for _, pk := range m.Packages {
 		sc.Packages[pk.Path] = pk.Dir
 		if pk.ModDir != "" {
@@ -253,6 +253,55 @@ func scope(m *model.Model, configs map[string]gen.Config, selected []gen.Generat
 		}
 	}
 	return sc
+}
+
+// wholeModules lists the modules whose every package the patterns name: a
+// pattern ending in /... (or ...) whose directory is the module's root or
+// above it, or whose import path is the module's or a prefix of it. Only a
+// run over a whole module may remove the files generated from the module
+// (gen.ModuleOwner): a go:generate line per package runs on one package
+// and cannot tell whether the others still generate them.
+func wholeModules(m *model.Model, dir string, patterns []string) map[string]bool {
+	out := map[string]bool{}
+	if dir == "" {
+		dir = "."
+	}
+	for _, r := range m.Loaded {
+		mod := r.Module
+		if mod == nil || mod.Path == "" || mod.Dir == "" || out[mod.Path] {
+			continue
+		}
+		for _, p := range patterns {
+			if coversModule(p, dir, mod.Path, mod.Dir) {
+				out[mod.Path] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+func coversModule(pattern, dir, modPath, modDir string) bool {
+	base, ok := strings.CutSuffix(pattern, "...")
+	if !ok || strings.Contains(base, "...") {
+		return false
+	}
+	base = strings.TrimSuffix(base, "/")
+	if base == "" {
+		return false // "...": every package go list knows, not a directory
+	}
+	if base == "." || base == ".." || strings.HasPrefix(base, "./") || strings.HasPrefix(base, "../") || filepath.IsAbs(base) {
+		if !filepath.IsAbs(base) {
+			base = filepath.Join(dir, base)
+		}
+		abs, err := filepath.Abs(base)
+		if err != nil {
+			return false
+		}
+		rel, err := filepath.Rel(abs, modDir)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	}
+	return modPath == base || strings.HasPrefix(modPath, base+"/")
 }
 
 // policyDir is where a package's admission policies go.

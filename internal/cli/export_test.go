@@ -23,3 +23,7 @@ func GenerateFlags() []string {
 	generateFlagSet(&fl, nil).VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	return names
 }
+
+// CoversModule reports whether a package pattern, run in dir, names every
+// package of the module (coversModule).
+var CoversModule = coversModule
