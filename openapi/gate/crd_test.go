@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/oasdiff/oasdiff/checker"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/modelgen/modelgen/internal/testkit"
 )
@@ -335,5 +336,54 @@ func TestCRDDecodedAsKubectlDecodes(t *testing.T) {
 	_, out, errOut := runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml")
 	if !strings.Contains(out, "crd-enum-narrowed") || !strings.Contains(out, "true") {
 		t.Errorf("y and \"y\" compared equal:\n%s%s", out, errOut)
+	}
+}
+
+// TestCRDConversionGaps: with conversion None, the fields one served
+// version has and the storage version lacks (either way) are the gaps;
+// a place that keeps unknown fields keeps everything below it, and list
+// items and map values count as fields.
+func TestCRDConversionGaps(t *testing.T) {
+	str := apiext.JSONSchemaProps{Type: "string"}
+	obj := func(props map[string]apiext.JSONSchemaProps) apiext.JSONSchemaProps {
+		return apiext.JSONSchemaProps{Type: "object", Properties: props}
+	}
+	preserved := func(s apiext.JSONSchemaProps) apiext.JSONSchemaProps {
+		yes := true
+		s.XPreserveUnknownFields = &yes
+		return s
+	}
+	list := func(item apiext.JSONSchemaProps) apiext.JSONSchemaProps {
+		return apiext.JSONSchemaProps{Type: "array", Items: &apiext.JSONSchemaPropsOrArray{Schema: &item}}
+	}
+	crd := func(stored, served apiext.JSONSchemaProps) *apiext.CustomResourceDefinition {
+		version := func(name string, storage bool, spec apiext.JSONSchemaProps) apiext.CustomResourceDefinitionVersion {
+			root := obj(map[string]apiext.JSONSchemaProps{"spec": spec})
+			return apiext.CustomResourceDefinitionVersion{Name: name, Served: true, Storage: storage, Schema: &apiext.CustomResourceValidation{OpenAPIV3Schema: &root}}
+		}
+		return &apiext.CustomResourceDefinition{Spec: apiext.CustomResourceDefinitionSpec{Versions: []apiext.CustomResourceDefinitionVersion{
+			version("v1", true, stored), version("v2", false, served),
+		}}}
+	}
+	for _, c := range []struct {
+		name           string
+		stored, served apiext.JSONSchemaProps
+		want           []string
+	}{
+		{"same", obj(map[string]apiext.JSONSchemaProps{"a": str}), obj(map[string]apiext.JSONSchemaProps{"a": str}), nil},
+		{"storage has more", obj(map[string]apiext.JSONSchemaProps{"a": str, "b": str}), obj(map[string]apiext.JSONSchemaProps{"a": str}), []string{"read .spec.b"}},
+		{"served has more", obj(map[string]apiext.JSONSchemaProps{"a": str}), obj(map[string]apiext.JSONSchemaProps{"a": str, "c": obj(map[string]apiext.JSONSchemaProps{"d": str})}), []string{"write .spec.c"}},
+		{"served preserves", obj(map[string]apiext.JSONSchemaProps{"a": str, "b": str}), preserved(obj(map[string]apiext.JSONSchemaProps{"a": str})), nil},
+		{"storage preserves", preserved(obj(nil)), obj(map[string]apiext.JSONSchemaProps{"c": obj(map[string]apiext.JSONSchemaProps{"d": str})}), nil},
+		{"list items", obj(map[string]apiext.JSONSchemaProps{"l": list(obj(map[string]apiext.JSONSchemaProps{"x": str}))}), obj(map[string]apiext.JSONSchemaProps{"l": list(obj(nil))}), []string{"read .spec.l[].x"}},
+	} {
+		d := &crdDiffer{maxPairs: 1000}
+		var got []string
+		for _, g := range d.conversionGaps(crd(c.stored, c.served), "v1") {
+			got = append(got, map[bool]string{false: "read ", true: "write "}[g.write]+g.path)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: gaps %v, want %v", c.name, got, c.want)
+		}
 	}
 }

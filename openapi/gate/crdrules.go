@@ -139,7 +139,7 @@ var crdRules = append([]CRDRule{
 	{CRDRuleScaleAdded, LevelInfo, false, "a new /scale endpoint", "the scale subresource was added"},
 	{CRDRuleScaleChanged, LevelError, false, "autoscalers read and write other fields through /scale", "scale subresource %s changed from %s to %s"},
 	{CRDRuleConversionChanged, LevelError, false, "objects stored in one version are read through another with other conversion: data may be lost or reads may fail", "conversion strategy changed from %s to %s"},
-	{CRDRuleConversionPrunes, LevelError, false, "with conversion None an object is only relabelled between versions, so a field the other version lacks is pruned when read or written through it", "field %s of storage version %s is not in this version: pruned when the object is read or written through it (conversion None)"},
+	{CRDRuleConversionPrunes, LevelError, false, "with conversion None an object is only relabelled between versions: a field of the storage version that a served version lacks is pruned when the object is read through it, and a field of a served version that the storage version lacks is pruned on every write through it", "field %s of %s is not in %s: pruned when the object is %s (conversion None)"},
 
 	{CRDRuleFieldRemoved, LevelError, false, "the server prunes the field from stored objects when they are read: its data is lost", "field %s was removed: pruned from stored objects on read"},
 	{CRDRuleFieldAdded, LevelInfo, false, "a new optional field", "field %s was added"},
