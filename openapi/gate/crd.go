@@ -89,10 +89,14 @@ func RunCRD(ctx context.Context, opts CRDOptions) (*CRDReport, error) {
 	if revErr != nil {
 		return nil, inputErrorf("crd revision: %w", revErr)
 	}
+	if err := checkBaseDefinitions(ctx, base); err != nil {
+		return nil, inputErrorf("crd base: %w", err)
+	}
 	changes, err := compareCRDSides(base, rev, ratchets, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
+	changes = append(refusals(ctx, base, rev), changes...)
 	if opts.GoMod != "" {
 		from, to, err := moduleMajors(ctx, opts)
 		if err != nil {

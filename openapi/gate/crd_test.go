@@ -387,3 +387,18 @@ func TestCRDConversionGaps(t *testing.T) {
 		}
 	}
 }
+
+// TestCRDRefusedBase: a base the API server refuses on create was never
+// installed: exit 2 with its position; the same CRD as a revision is a
+// crd-refused error (exit 1).
+func TestCRDRefusedBase(t *testing.T) {
+	dir := filepath.Join("testdata", "crd", "refused-unique-items")
+	code, out, errOut := runCRD(t, "-C", dir, "--crd-base", "revision.yaml", "--crd-revision", "base.yaml")
+	if code != ExitError || !strings.Contains(errOut, "revision.yaml:1:1: the API server refuses CRD") || !strings.Contains(errOut, "uniqueItems") {
+		t.Errorf("invalid base: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml")
+	if code != ExitViolation || !strings.Contains(out, "crd-refused") {
+		t.Errorf("invalid revision: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -26,6 +26,7 @@ type CRDRule struct {
 // CRD rule ids.
 const (
 	CRDRuleRemoved = "crd-removed"
+	CRDRuleRefused = "crd-refused"
 	CRDRuleAdded   = "crd-added"
 
 	CRDRuleVersionRemoved        = "crd-version-removed"
@@ -119,6 +120,7 @@ func boundRuleID(id string, tightened bool) string {
 var crdRules = append([]CRDRule{
 	{CRDRuleRemoved, LevelError, false, "every object of the CRD is deleted with it, and its API disappears", "CRD %s was removed"},
 	{CRDRuleAdded, LevelInfo, false, "a new API", "CRD %s was added"},
+	{CRDRuleRefused, LevelError, false, "the API server's own validation of a CRD (ValidateCustomResourceDefinitionUpdate, on create ValidateCustomResourceDefinition) refuses the revision outright: it cannot be installed", "the API server refuses the revision: %s"},
 
 	{CRDRuleVersionRemoved, LevelError, false, "clients of the version get 404; the server refuses the CRD update while the version is in status.storedVersions", "version %s was removed"},
 	{CRDRuleVersionAdded, LevelInfo, false, "a new version is served beside the others", "version %s was added"},
