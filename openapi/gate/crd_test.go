@@ -416,3 +416,23 @@ func TestCRDRefusedBase(t *testing.T) {
 		t.Errorf("invalid revision: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestCRDCELAtKubeVersion: a new CEL rule is compiled with the libraries
+// of the oldest Kubernetes given (the IP library needs 1.31); a rule the
+// base already had is not judged again.
+func TestCRDCELAtKubeVersion(t *testing.T) {
+	dir := filepath.Join("testdata", "crd", "cel-rule-unavailable")
+	for _, c := range []struct {
+		version string
+		code    int
+	}{{"1.30", ExitViolation}, {"1.31", ExitPass}, {"1.36", ExitPass}} {
+		code, out, errOut := runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml", "--kube-version", c.version)
+		if code != c.code || (code == ExitViolation) != strings.Contains(out, "crd-cel-rule-unavailable") {
+			t.Errorf("--kube-version %s: exit %d, want %d\n%s%s", c.version, code, c.code, out, errOut)
+		}
+	}
+	code, out, errOut := runCRD(t, "-C", dir, "--crd-base", "revision.yaml", "--crd-revision", "revision.yaml", "--kube-version", "1.30")
+	if code != ExitPass || strings.Contains(out, "crd-cel-rule-unavailable") {
+		t.Errorf("a rule the base has: exit %d\n%s%s", code, out, errOut)
+	}
+}

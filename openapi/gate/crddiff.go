@@ -173,6 +173,8 @@ func (d *crdDiffer) compareVersions(b, r *apiext.CustomResourceDefinition) {
 			d.emit(CRDRuleVersionDeprecated, "", "", code(bv.Name))
 		}
 		d.compareSubresources(bv.Subresources, rv.Subresources)
+		d.compareSelectableFields(bv.SelectableFields, rv.SelectableFields)
+		d.compareColumns(bv.AdditionalPrinterColumns, rv.AdditionalPrinterColumns)
 		if bv.Served || bv.Name == bStore {
 			d.compareSchema(bv.Schema.OpenAPIV3Schema, rv.Schema.OpenAPIV3Schema, "", "")
 		}
@@ -219,6 +221,57 @@ func (d *crdDiffer) compareSubresources(b, r *apiext.CustomResourceSubresources)
 			if p.old != p.cur {
 				d.emit(CRDRuleScaleChanged, "", "", p.name, code(p.old), code(p.cur))
 			}
+		}
+	}
+}
+
+// compareSelectableFields pairs selectable fields by their jsonPath: one
+// whose path changed is removed (and another added).
+func (d *crdDiffer) compareSelectableFields(b, r []apiext.SelectableField) {
+	paths := func(list []apiext.SelectableField) []string {
+		out := make([]string, 0, len(list))
+		for _, f := range list {
+			out = append(out, f.JSONPath)
+		}
+		return out
+	}
+	removed, added := setDiff(paths(b), paths(r))
+	for _, p := range removed {
+		d.emit(CRDRuleSelectableRemoved, "", "", code(p))
+	}
+	for _, p := range added {
+		d.emit(CRDRuleSelectableAdded, "", "", code(p))
+	}
+}
+
+// compareColumns pairs printer columns by name.
+func (d *crdDiffer) compareColumns(b, r []apiext.CustomResourceColumnDefinition) {
+	byName := func(list []apiext.CustomResourceColumnDefinition) map[string]apiext.CustomResourceColumnDefinition {
+		m := map[string]apiext.CustomResourceColumnDefinition{}
+		for _, c := range list {
+			m[c.Name] = c
+		}
+		return m
+	}
+	old, cur := byName(b), byName(r)
+	for _, c := range b {
+		now, ok := cur[c.Name]
+		if !ok {
+			d.emit(CRDRuleColumnRemoved, "", "", code(c.Name))
+			continue
+		}
+		for _, f := range []struct{ name, was, is string }{
+			{"jsonPath", c.JSONPath, now.JSONPath}, {"type", c.Type, now.Type}, {"format", c.Format, now.Format},
+			{"priority", strconv.Itoa(int(c.Priority)), strconv.Itoa(int(now.Priority))},
+		} {
+			if f.was != f.is {
+				d.emit(CRDRuleColumnChanged, "", "", code(c.Name), f.name, code(f.was), code(f.is))
+			}
+		}
+	}
+	for _, c := range r {
+		if _, ok := old[c.Name]; !ok {
+			d.emit(CRDRuleColumnAdded, "", "", code(c.Name))
 		}
 	}
 }

@@ -49,6 +49,11 @@ const (
 	CRDRuleScaleChanged          = "crd-scale-subresource-changed"
 	CRDRuleConversionChanged     = "crd-conversion-strategy-changed"
 	CRDRuleConversionPrunes      = "crd-conversion-none-prunes"
+	CRDRuleSelectableRemoved     = "crd-selectable-field-removed"
+	CRDRuleSelectableAdded       = "crd-selectable-field-added"
+	CRDRuleColumnRemoved         = "crd-printer-column-removed"
+	CRDRuleColumnAdded           = "crd-printer-column-added"
+	CRDRuleColumnChanged         = "crd-printer-column-changed"
 
 	CRDRuleFieldRemoved            = "crd-field-removed"
 	CRDRuleFieldAdded              = "crd-field-added"
@@ -90,6 +95,7 @@ const (
 	CRDRuleRuleRemoved             = "crd-cel-rule-removed"
 	CRDRuleRuleChanged             = "crd-cel-rule-changed"
 	CRDRuleTransitionRuleChanged   = "crd-cel-transition-rule-changed"
+	CRDRuleRuleUnavailable         = "crd-cel-rule-unavailable"
 	CRDRuleRuleMessageChanged      = "crd-cel-message-changed"
 	CRDRuleRuleReasonChanged       = "crd-cel-reason-changed"
 	CRDRuleRuleFieldPathChanged    = "crd-cel-field-path-changed"
@@ -142,6 +148,11 @@ var crdRules = append([]CRDRule{
 	{CRDRuleScaleChanged, LevelError, false, "autoscalers read and write other fields through /scale", "scale subresource %s changed from %s to %s"},
 	{CRDRuleConversionChanged, LevelError, false, "objects stored in one version are read through another with other conversion: data may be lost or reads may fail", "conversion strategy changed from %s to %s"},
 	{CRDRuleConversionPrunes, LevelError, false, "with conversion None an object is only relabelled between versions: a field of the storage version that a served version lacks is pruned when the object is read through it, and a field of a served version that the storage version lacks is pruned on every write through it", "field %s of %s is not in %s: pruned when the object is %s (conversion None)"},
+	{CRDRuleSelectableRemoved, LevelError, false, "clients that select objects by the field (fieldSelector=) get HTTP 400", "selectable field %s was removed"},
+	{CRDRuleSelectableAdded, LevelInfo, false, "clients can select objects by a new field", "selectable field %s was added"},
+	{CRDRuleColumnRemoved, LevelInfo, false, "kubectl get shows one column fewer (scripts reading its table may break); nothing stored or sent changes", "printer column %s was removed"},
+	{CRDRuleColumnAdded, LevelInfo, false, "kubectl get shows a new column", "printer column %s was added"},
+	{CRDRuleColumnChanged, LevelInfo, false, "kubectl get shows the column differently (scripts reading its table may break); nothing stored or sent changes", "printer column %s: %s changed from %s to %s"},
 
 	{CRDRuleFieldRemoved, LevelError, false, "the server prunes the field from stored objects when they are read: its data is lost", "field %s was removed: pruned from stored objects on read"},
 	{CRDRuleFieldAdded, LevelInfo, false, "a new optional field", "field %s was added"},
@@ -180,6 +191,7 @@ var crdRules = append([]CRDRule{
 	{CRDRuleUniqueItemsRemoved, LevelInfo, false, "validation is looser", "uniqueItems removed"},
 	{CRDRuleRuleAdded, LevelWarning, true, "a rule without oldSelf is ratcheted: stored objects keep working on update while the value is unchanged, creates that break it are refused", "CEL rule added: %s"},
 	{CRDRuleTransitionRuleAdded, LevelError, false, "a rule using oldSelf (a transition rule) is not ratcheted: updates of stored objects that break it are refused", "CEL transition rule added: %s"},
+	{CRDRuleRuleUnavailable, LevelError, false, "an API server compiles a new rule with the CEL libraries of its minimum compatibility version (one minor below its own) and refuses the CRD update when the rule uses a function or library those lack", "CEL rule %s does not compile on Kubernetes %s: %s"},
 	{CRDRuleRuleRemoved, LevelInfo, false, "validation is looser", "CEL rule removed: %s"},
 	{CRDRuleRuleChanged, LevelWarning, true, "the new rule is ratcheted like an added one", "CEL rule changed from %s to %s"},
 	{CRDRuleTransitionRuleChanged, LevelError, false, "the new rule uses oldSelf and is not ratcheted", "CEL transition rule changed from %s to %s"},
