@@ -436,3 +436,17 @@ func TestCRDCELAtKubeVersion(t *testing.T) {
 		t.Errorf("a rule the base has: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestCRDHeldFieldKubeVersion: a constraint added to a field stored objects
+// may already hold is ratcheted: a warning from 1.30, an error below.
+func TestCRDHeldFieldKubeVersion(t *testing.T) {
+	for _, name := range []string{"preserved-field-constrained", "metadata-name-constrained"} {
+		dir := filepath.Join("testdata", "crd", name)
+		for version, want := range map[string]int{"1.30": ExitPass, "1.29": ExitViolation} {
+			code, out, errOut := runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml", "--kube-version", version)
+			if code != want || !strings.Contains(out, CRDRuleFieldAddedHeld) {
+				t.Errorf("%s at %s: exit %d, want %d\n%s%s", name, version, code, want, out, errOut)
+			}
+		}
+	}
+}

@@ -785,7 +785,7 @@ func (d *crdDiffer) compareChildren(b, r *apiext.JSONSchemaProps, path, comb str
 			// a property under a combinator adds only validation
 			d.compareSchema(&apiext.JSONSchemaProps{Type: cur.Type}, &cur, p, comb)
 		default:
-			d.emit(CRDRuleFieldAdded, p, comb, code(p))
+			d.fieldAdded(b, &cur, path, p, comb)
 		}
 	}
 	d.compareChild(itemsOf(b), itemsOf(r), path+"[]", at, "items", comb)
@@ -815,6 +815,61 @@ func (d *crdDiffer) compareChildren(b, r *apiext.JSONSchemaProps, path, comb str
 	case b.Not != nil:
 		d.compareSchema(b.Not, r.Not, path+"<not>", "not")
 	}
+}
+
+// fieldAdded judges a property the revision adds at p under parent b. A
+// field stored objects may already hold is not new to them: the base kept
+// it as an unknown field (x-kubernetes-preserve-unknown-fields), or it is
+// the object's own metadata.name or metadata.generateName. Its constraints
+// then apply to stored values (ratcheted, so a warning from Kubernetes
+// 1.30), and an object schema that does not keep unknown fields prunes
+// what stored values hold below it.
+func (d *crdDiffer) fieldAdded(b, cur *apiext.JSONSchemaProps, parent, p, comb string) {
+	var held string
+	baseline := apiext.JSONSchemaProps{}
+	switch {
+	case b.XPreserveUnknownFields != nil && *b.XPreserveUnknownFields:
+		held = "the base kept it as an unknown field"
+		yes := true
+		baseline.XPreserveUnknownFields = &yes
+	case parent == ".metadata" && (p == ".metadata.name" || p == ".metadata.generateName"):
+		held = "every stored object has its metadata"
+		baseline.Type = "string"
+	default:
+		d.emit(CRDRuleFieldAdded, p, comb, code(p))
+		return
+	}
+	if held == "the base kept it as an unknown field" && keepsLess(cur) {
+		d.emit(CRDRuleFieldAddedPrunes, p, comb, code(p))
+	}
+	if constrains(cur, &baseline) {
+		d.emit(CRDRuleFieldAddedHeld, p, comb, code(p), held)
+		return
+	}
+	d.emit(CRDRuleFieldAdded, p, comb, code(p))
+}
+
+// keepsLess says whether pruning by s drops some of what a value kept as
+// unknown may hold: s names the fields of an object, or of its items or
+// map values, without keeping the others.
+func keepsLess(s *apiext.JSONSchemaProps) bool {
+	if s == nil || (s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields) {
+		return false
+	}
+	if s.Type == "object" && additionalOf(s) == nil {
+		return true
+	}
+	return keepsLess(itemsOf(s)) || keepsLess(additionalOf(s))
+}
+
+// constrains says whether s, its documentation set aside, allows less
+// than baseline.
+func constrains(s, baseline *apiext.JSONSchemaProps) bool {
+	c := *s
+	c.Description, c.Title, c.Example, c.ExternalDocs = "", "", nil, nil
+	got, err1 := json.Marshal(c)
+	want, err2 := json.Marshal(baseline)
+	return err1 != nil || err2 != nil || string(got) != string(want)
 }
 
 func boolInt(b bool) int {

@@ -57,6 +57,8 @@ const (
 
 	CRDRuleFieldRemoved            = "crd-field-removed"
 	CRDRuleFieldAdded              = "crd-field-added"
+	CRDRuleFieldAddedHeld          = "crd-field-added-constrains-stored"
+	CRDRuleFieldAddedPrunes        = "crd-field-added-prunes-stored"
 	CRDRuleTypeChanged             = "crd-type-changed"
 	CRDRuleRequiredAdded           = "crd-required-added"
 	CRDRuleRequiredAddedDefaulted  = "crd-required-added-with-default"
@@ -156,6 +158,8 @@ var crdRules = append([]CRDRule{
 
 	{CRDRuleFieldRemoved, LevelError, false, "the server prunes the field from stored objects when they are read: its data is lost", "field %s was removed: pruned from stored objects on read"},
 	{CRDRuleFieldAdded, LevelInfo, false, "a new optional field", "field %s was added"},
+	{CRDRuleFieldAddedHeld, LevelWarning, true, "stored objects may already hold the field (kept as unknown by the base, or their own metadata): its constraints apply to stored values, which the server ratchets on update while unchanged; creates and changed values that break them are refused", "field %s was added with constraints, though stored objects may already hold it: %s"},
+	{CRDRuleFieldAddedPrunes, LevelError, false, "stored objects may hold the field, kept as unknown by the base, with subfields its new schema does not name: the server prunes them on read", "field %s was added where the base kept unknown fields, and its schema prunes what stored values hold below it"},
 	{CRDRuleTypeChanged, LevelError, false, "stored values of the old type fail validation on every update (type is not ratcheted when the value is re-encoded) and clients decode the wrong type", "type changed from %s to %s"},
 	{CRDRuleRequiredAdded, LevelError, false, "required is not ratcheted: stored objects without the field can no longer be updated, and creates without it are refused", "field %s is now required"},
 	{CRDRuleRequiredAddedDefaulted, LevelInfo, false, "the field has a default, which the server applies (on read and on write) before it checks required", "field %s is now required, and defaulted"},
