@@ -77,8 +77,8 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.WarnIsAdditive, "warn-is-additive", false, "count oasdiff WARN changes as additive instead of breaking")
 	opts.Limits = DefaultLimits()
 	fs.Var(sizeFlag{&opts.Limits.MaxBytes}, "max-size", "largest document read per side: a `size` in bytes, or with a KiB, MiB or GiB suffix")
-	fs.IntVar(&opts.Limits.MaxAliases, "max-yaml-aliases", DefaultMaxAliases, "most YAML aliases a document may use")
-	fs.IntVar(&opts.Limits.MaxAliasNodes, "max-yaml-alias-nodes", DefaultMaxAliasNodes, "most YAML nodes the aliases of a document may add once expanded")
+	fs.IntVar(&opts.Limits.MaxAliases, "max-yaml-aliases", DefaultMaxAliases, "most YAML aliases a document may use (with --crd-base: all documents of a side together)")
+	fs.IntVar(&opts.Limits.MaxAliasNodes, "max-yaml-alias-nodes", DefaultMaxAliasNodes, "most YAML nodes the aliases of a document may add once expanded (with --crd-base: all documents of a side together)")
 	fs.IntVar(&opts.Limits.MaxDepth, "max-schema-depth", DefaultMaxDepth, "longest chain of nested schemas (through $refs) a document may have")
 	fs.IntVar(&opts.Limits.MaxSchemaPairs, "max-schema-pairs", DefaultMaxSchemaPairs, "most pairs of schemas one comparison may visit (bounds the work)")
 	var crd CRDOptions
