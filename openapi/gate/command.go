@@ -36,6 +36,10 @@ replaces the base (docs/gate-crd.md): error for a breaking change (pruned data,
 refused updates, unreadable versions), warning for validation tightened for new
 writes only (ratcheted by the server from Kubernetes 1.30; an error with
 --kube-version below 1.30), info for an additive one. Exit 1 on any error.
+Both sides pass the API server's own CRD validation first: a base it refuses is
+exit 2, a revision it refuses (as an update of the base) is an error. New CEL
+rules must compile with the libraries of the --kube-version server. Every rule,
+with its level and reason: docs/gate-crd.md.
 
 git:<ref>:<path> reads the document with git show; the path is relative to the
 repository root.
