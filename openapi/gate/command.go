@@ -36,6 +36,10 @@ replaces the base (docs/gate-crd.md): error for a breaking change (pruned data,
 refused updates, unreadable versions), warning for validation tightened for new
 writes only (ratcheted by the server from Kubernetes 1.30; an error with
 --kube-version below 1.30), info for an additive one. Exit 1 on any error.
+Both sides pass the API server's own CRD validation first: a base it refuses is
+exit 2, a revision it refuses (as an update of the base) is an error. New CEL
+rules must compile with the libraries of the --kube-version server. Every rule,
+with its level and reason: docs/gate-crd.md.
 
 git:<ref>:<path> reads the document with git show; the path is relative to the
 repository root.
@@ -77,15 +81,15 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.WarnIsAdditive, "warn-is-additive", false, "count oasdiff WARN changes as additive instead of breaking")
 	opts.Limits = DefaultLimits()
 	fs.Var(sizeFlag{&opts.Limits.MaxBytes}, "max-size", "largest document read per side: a `size` in bytes, or with a KiB, MiB or GiB suffix")
-	fs.IntVar(&opts.Limits.MaxAliases, "max-yaml-aliases", DefaultMaxAliases, "most YAML aliases a document may use")
-	fs.IntVar(&opts.Limits.MaxAliasNodes, "max-yaml-alias-nodes", DefaultMaxAliasNodes, "most YAML nodes the aliases of a document may add once expanded")
+	fs.IntVar(&opts.Limits.MaxAliases, "max-yaml-aliases", DefaultMaxAliases, "most YAML aliases a document may use (with --crd-base: all documents of a side together)")
+	fs.IntVar(&opts.Limits.MaxAliasNodes, "max-yaml-alias-nodes", DefaultMaxAliasNodes, "most YAML nodes the aliases of a document may add once expanded (with --crd-base: all documents of a side together)")
 	fs.IntVar(&opts.Limits.MaxDepth, "max-schema-depth", DefaultMaxDepth, "longest chain of nested schemas (through $refs) a document may have")
 	fs.IntVar(&opts.Limits.MaxSchemaPairs, "max-schema-pairs", DefaultMaxSchemaPairs, "most pairs of schemas one comparison may visit (bounds the work)")
 	var crd CRDOptions
 	fs.StringVar(&crd.Base, "crd-base", "", "the last release's CRDs: a file, a directory or git:<ref>:<path> (judges the CRDs instead of the OpenAPI contract)")
 	fs.StringVar(&crd.Revision, "crd-revision", "", "this release's CRDs: a file, a directory or git:<ref>:<path>")
 	fs.StringVar(&crd.BaseGoMod, "crd-base-go-mod", "", "the last release's go.mod, for --go-mod with --crd-base (default: --go-mod at the --crd-base git ref)")
-	fs.StringVar(&crd.KubeVersion, "kube-version", "", "oldest Kubernetes X.Y the CRDs are installed on (below 1.30 nothing is ratcheted); default 1.30 or later")
+	fs.StringVar(&crd.KubeVersion, "kube-version", "", "oldest Kubernetes X.Y the CRDs are installed on (below 1.30 nothing is ratcheted; new CEL rules must compile with its libraries); default 1.30")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageText)
 		fs.PrintDefaults()

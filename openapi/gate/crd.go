@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"golang.org/x/mod/module"
+	kubeversion "k8s.io/apimachinery/pkg/util/version"
 )
 
 // RatchetingSince is the first Kubernetes minor version whose API server
@@ -89,10 +90,15 @@ func RunCRD(ctx context.Context, opts CRDOptions) (*CRDReport, error) {
 	if revErr != nil {
 		return nil, inputErrorf("crd revision: %w", revErr)
 	}
+	if err := checkBaseDefinitions(ctx, base); err != nil {
+		return nil, inputErrorf("crd base: %w", err)
+	}
 	changes, err := compareCRDSides(base, rev, ratchets, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
+	changes = append(refusals(ctx, base, rev), changes...)
+	changes = append(changes, celUnavailable(base, rev, kubeVersionOf(opts.KubeVersion))...)
 	if opts.GoMod != "" {
 		from, to, err := moduleMajors(ctx, opts)
 		if err != nil {
@@ -153,6 +159,15 @@ func parseKubeVersion(s string) (bool, error) {
 		return false, fmt.Errorf("--kube-version %q: want X.Y, such as 1.30", s)
 	}
 	return major > 1 || minor >= RatchetingSince, nil
+}
+
+// kubeVersionOf is the Kubernetes X.Y of a --kube-version parseKubeVersion
+// accepted; without one, the oldest the gate assumes (1.30).
+func kubeVersionOf(s string) *kubeversion.Version {
+	if v, err := kubeversion.ParseGeneric(strings.TrimPrefix(s, "v")); err == nil && s != "" {
+		return kubeversion.MajorMinor(v.Major(), v.Minor())
+	}
+	return kubeversion.MajorMinor(1, RatchetingSince)
 }
 
 // WriteCRD prints a CRD report in one of Formats.

@@ -27,13 +27,29 @@ func FuzzCRDGate(f *testing.F) {
 		}
 		f.Add(base, rev, false)
 	}
+	// multi-document sides: several CRDs (and the same one twice) in one
+	// input, sharing one alias budget
+	for i := 0; i+1 < len(dirs); i += 7 {
+		var base, rev []byte
+		for _, dir := range dirs[i:min(i+3, len(dirs))] {
+			b, _ := os.ReadFile(filepath.Join(dir, "base.yaml"))
+			r, _ := os.ReadFile(filepath.Join(dir, "revision.yaml"))
+			base = append(append(base, b...), "\n---\n"...)
+			rev = append(append(rev, r...), "\n---\n"...)
+		}
+		f.Add(base, append(rev, "a: &a [x, x]\nb: [*a, *a, *a]\n"...), true)
+	}
 	lim := Limits{MaxBytes: 1 << 20, MaxAliases: 100, MaxAliasNodes: 10_000, MaxDepth: 50, MaxSchemaPairs: 100_000}
 	f.Fuzz(func(t *testing.T, baseDoc, revDoc []byte, ratchets bool) {
 		start := time.Now()
-		base, errB := parseCRDFile("base.yaml", baseDoc, lim)
-		rev, errR := parseCRDFile("revision.yaml", revDoc, lim)
+		base, errB := parseCRDFile("base.yaml", baseDoc, lim, &aliasBudget{side: true})
+		rev, errR := parseCRDFile("revision.yaml", revDoc, lim, &aliasBudget{side: true})
 		if errB == nil && errR == nil && checkDuplicates(base) == nil && checkDuplicates(rev) == nil {
 			changes, err := compareCRDSides(base, rev, ratchets, lim)
+			if err == nil && checkBaseDefinitions(t.Context(), base) == nil {
+				changes = append(changes, refusals(t.Context(), base, rev)...)
+				changes = append(changes, celUnavailable(base, rev, kubeVersionOf("1.29"))...)
+			}
 			if err == nil {
 				for _, c := range changes {
 					if c.ID == "" || c.Message == "" || crdRuleByID[c.ID].ID == "" {
@@ -97,10 +113,14 @@ func TestCRDMutations(t *testing.T) {
 			pair[k%2] = lines
 		}
 		start := time.Now()
-		base, errB := parseCRDFile("base.yaml", []byte(strings.Join(pair[0], "\n")), lim)
-		rev, errR := parseCRDFile("revision.yaml", []byte(strings.Join(pair[1], "\n")), lim)
+		base, errB := parseCRDFile("base.yaml", []byte(strings.Join(pair[0], "\n")), lim, &aliasBudget{side: true})
+		rev, errR := parseCRDFile("revision.yaml", []byte(strings.Join(pair[1], "\n")), lim, &aliasBudget{side: true})
 		if errB == nil && errR == nil && len(base) > 0 && len(rev) > 0 {
 			changes, err := compareCRDSides(base, rev, i%2 == 0, lim)
+			if err == nil && checkBaseDefinitions(t.Context(), base) == nil {
+				changes = append(changes, refusals(t.Context(), base, rev)...)
+				changes = append(changes, celUnavailable(base, rev, kubeVersionOf("1.29"))...)
+			}
 			if err == nil {
 				accepted++
 				for _, c := range changes {

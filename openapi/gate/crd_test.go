@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/oasdiff/oasdiff/checker"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/modelgen/modelgen/internal/testkit"
 )
@@ -33,9 +35,8 @@ func TestCRDRuleTable(t *testing.T) {
 			t.Errorf("%s: a ratcheted rule is a warning (tightened for new writes only)", r.ID)
 		}
 		// warnings the server grants stored objects without KEP-4008: a
-		// transition rule now run on create, list invariants checked on
-		// update only when the stored object met them
-		notKEP := []string{CRDRuleOptionalOldSelfAdded, CRDRuleListTypeChanged, CRDRuleListMapKeysChanged}
+		// transition rule now run on create
+		notKEP := []string{CRDRuleOptionalOldSelfAdded}
 		if r.Level == LevelWarning && !r.Ratcheted && !slices.Contains(notKEP, r.ID) {
 			t.Errorf("%s: a warning that is not ratcheted must say why in the audit", r.ID)
 		}
@@ -296,20 +297,34 @@ func TestCRDRemovalNeedsMajorModule(t *testing.T) {
 	}
 }
 
-// TestCRDDocListsEveryRule: docs/gate-crd.md documents every rule id of the
-// CRD table and of the OpenAPI side's Kubernetes rules.
+// TestCRDDocListsEveryRule: docs/gate-crd.md lists every rule id of the CRD
+// table, in its order, with its level and reason (the table is rewritten
+// with -update), and mentions the OpenAPI side's Kubernetes rules.
 func TestCRDDocListsEveryRule(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "gate-crd.md"))
+	path := filepath.Join("..", "..", "docs", "gate-crd.md")
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range CRDRules() {
-		if !strings.Contains(string(data), "`"+r.ID+"`") {
-			t.Errorf("docs/gate-crd.md does not list %s", r.ID)
-		}
+	doc := string(data)
+	const header = "| id | level | what the API server does |\n|---|---|---|\n"
+	start := strings.Index(doc, header)
+	if start < 0 {
+		t.Fatalf("docs/gate-crd.md has no rule table (%q)", header)
 	}
+	start += len(header)
+	end := start + strings.Index(doc[start:], "\n\n") + 1
+	var table strings.Builder
+	for _, r := range CRDRules() {
+		level := r.Level.String()
+		if r.Ratcheted {
+			level += " (ratcheted)"
+		}
+		fmt.Fprintf(&table, "| `%s` | %s | %s |\n", r.ID, level, strings.ReplaceAll(r.Reason, "|", "\\|"))
+	}
+	testkit.Golden(t, path, doc[:start]+table.String()+doc[end:])
 	for _, id := range []string{RuleKubeValidationAdded, RuleKubeListTypeChanged} {
-		if !strings.Contains(string(data), strings.TrimSuffix(id, "-added")) {
+		if !strings.Contains(doc, strings.TrimSuffix(id, "-added")) {
 			t.Errorf("docs/gate-crd.md does not mention %s", id)
 		}
 	}
@@ -335,5 +350,103 @@ func TestCRDDecodedAsKubectlDecodes(t *testing.T) {
 	_, out, errOut := runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml")
 	if !strings.Contains(out, "crd-enum-narrowed") || !strings.Contains(out, "true") {
 		t.Errorf("y and \"y\" compared equal:\n%s%s", out, errOut)
+	}
+}
+
+// TestCRDConversionGaps: with conversion None, the fields one served
+// version has and the storage version lacks (either way) are the gaps;
+// a place that keeps unknown fields keeps everything below it, and list
+// items and map values count as fields.
+func TestCRDConversionGaps(t *testing.T) {
+	str := apiext.JSONSchemaProps{Type: "string"}
+	obj := func(props map[string]apiext.JSONSchemaProps) apiext.JSONSchemaProps {
+		return apiext.JSONSchemaProps{Type: "object", Properties: props}
+	}
+	preserved := func(s apiext.JSONSchemaProps) apiext.JSONSchemaProps {
+		yes := true
+		s.XPreserveUnknownFields = &yes
+		return s
+	}
+	list := func(item apiext.JSONSchemaProps) apiext.JSONSchemaProps {
+		return apiext.JSONSchemaProps{Type: "array", Items: &apiext.JSONSchemaPropsOrArray{Schema: &item}}
+	}
+	crd := func(stored, served apiext.JSONSchemaProps) *apiext.CustomResourceDefinition {
+		version := func(name string, storage bool, spec apiext.JSONSchemaProps) apiext.CustomResourceDefinitionVersion {
+			root := obj(map[string]apiext.JSONSchemaProps{"spec": spec})
+			return apiext.CustomResourceDefinitionVersion{Name: name, Served: true, Storage: storage, Schema: &apiext.CustomResourceValidation{OpenAPIV3Schema: &root}}
+		}
+		return &apiext.CustomResourceDefinition{Spec: apiext.CustomResourceDefinitionSpec{Versions: []apiext.CustomResourceDefinitionVersion{
+			version("v1", true, stored), version("v2", false, served),
+		}}}
+	}
+	for _, c := range []struct {
+		name           string
+		stored, served apiext.JSONSchemaProps
+		want           []string
+	}{
+		{"same", obj(map[string]apiext.JSONSchemaProps{"a": str}), obj(map[string]apiext.JSONSchemaProps{"a": str}), nil},
+		{"storage has more", obj(map[string]apiext.JSONSchemaProps{"a": str, "b": str}), obj(map[string]apiext.JSONSchemaProps{"a": str}), []string{"read .spec.b"}},
+		{"served has more", obj(map[string]apiext.JSONSchemaProps{"a": str}), obj(map[string]apiext.JSONSchemaProps{"a": str, "c": obj(map[string]apiext.JSONSchemaProps{"d": str})}), []string{"write .spec.c"}},
+		{"served preserves", obj(map[string]apiext.JSONSchemaProps{"a": str, "b": str}), preserved(obj(map[string]apiext.JSONSchemaProps{"a": str})), nil},
+		{"storage preserves", preserved(obj(nil)), obj(map[string]apiext.JSONSchemaProps{"c": obj(map[string]apiext.JSONSchemaProps{"d": str})}), nil},
+		{"list items", obj(map[string]apiext.JSONSchemaProps{"l": list(obj(map[string]apiext.JSONSchemaProps{"x": str}))}), obj(map[string]apiext.JSONSchemaProps{"l": list(obj(nil))}), []string{"read .spec.l[].x"}},
+	} {
+		d := &crdDiffer{maxPairs: 1000}
+		var got []string
+		for _, g := range d.conversionGaps(crd(c.stored, c.served), "v1") {
+			got = append(got, map[bool]string{false: "read ", true: "write "}[g.write]+g.path)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: gaps %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCRDRefusedBase: a base the API server refuses on create was never
+// installed: exit 2 with its position; the same CRD as a revision is a
+// crd-refused error (exit 1).
+func TestCRDRefusedBase(t *testing.T) {
+	dir := filepath.Join("testdata", "crd", "refused-unique-items")
+	code, out, errOut := runCRD(t, "-C", dir, "--crd-base", "revision.yaml", "--crd-revision", "base.yaml")
+	if code != ExitError || !strings.Contains(errOut, "revision.yaml:1:1: the API server refuses CRD") || !strings.Contains(errOut, "uniqueItems") {
+		t.Errorf("invalid base: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml")
+	if code != ExitViolation || !strings.Contains(out, "crd-refused") {
+		t.Errorf("invalid revision: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestCRDCELAtKubeVersion: a new CEL rule is compiled with the libraries
+// of the oldest Kubernetes given (the IP library needs 1.31); a rule the
+// base already had is not judged again.
+func TestCRDCELAtKubeVersion(t *testing.T) {
+	dir := filepath.Join("testdata", "crd", "cel-rule-unavailable")
+	for _, c := range []struct {
+		version string
+		code    int
+	}{{"1.30", ExitViolation}, {"1.31", ExitPass}, {"1.36", ExitPass}} {
+		code, out, errOut := runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml", "--kube-version", c.version)
+		if code != c.code || (code == ExitViolation) != strings.Contains(out, "crd-cel-rule-unavailable") {
+			t.Errorf("--kube-version %s: exit %d, want %d\n%s%s", c.version, code, c.code, out, errOut)
+		}
+	}
+	code, out, errOut := runCRD(t, "-C", dir, "--crd-base", "revision.yaml", "--crd-revision", "revision.yaml", "--kube-version", "1.30")
+	if code != ExitPass || strings.Contains(out, "crd-cel-rule-unavailable") {
+		t.Errorf("a rule the base has: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestCRDHeldFieldKubeVersion: a constraint added to a field stored objects
+// may already hold is ratcheted: a warning from 1.30, an error below.
+func TestCRDHeldFieldKubeVersion(t *testing.T) {
+	for _, name := range []string{"preserved-field-constrained", "metadata-name-constrained"} {
+		dir := filepath.Join("testdata", "crd", name)
+		for version, want := range map[string]int{"1.30": ExitPass, "1.29": ExitViolation} {
+			code, out, errOut := runCRD(t, "-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml", "--kube-version", version)
+			if code != want || !strings.Contains(out, CRDRuleFieldAddedHeld) {
+				t.Errorf("%s at %s: exit %d, want %d\n%s%s", name, version, code, want, out, errOut)
+			}
+		}
 	}
 }

@@ -173,6 +173,8 @@ func (d *crdDiffer) compareVersions(b, r *apiext.CustomResourceDefinition) {
 			d.emit(CRDRuleVersionDeprecated, "", "", code(bv.Name))
 		}
 		d.compareSubresources(bv.Subresources, rv.Subresources)
+		d.compareSelectableFields(bv.SelectableFields, rv.SelectableFields)
+		d.compareColumns(bv.AdditionalPrinterColumns, rv.AdditionalPrinterColumns)
 		if bv.Served || bv.Name == bStore {
 			d.compareSchema(bv.Schema.OpenAPIV3Schema, rv.Schema.OpenAPIV3Schema, "", "")
 		}
@@ -223,6 +225,57 @@ func (d *crdDiffer) compareSubresources(b, r *apiext.CustomResourceSubresources)
 	}
 }
 
+// compareSelectableFields pairs selectable fields by their jsonPath: one
+// whose path changed is removed (and another added).
+func (d *crdDiffer) compareSelectableFields(b, r []apiext.SelectableField) {
+	paths := func(list []apiext.SelectableField) []string {
+		out := make([]string, 0, len(list))
+		for _, f := range list {
+			out = append(out, f.JSONPath)
+		}
+		return out
+	}
+	removed, added := setDiff(paths(b), paths(r))
+	for _, p := range removed {
+		d.emit(CRDRuleSelectableRemoved, "", "", code(p))
+	}
+	for _, p := range added {
+		d.emit(CRDRuleSelectableAdded, "", "", code(p))
+	}
+}
+
+// compareColumns pairs printer columns by name.
+func (d *crdDiffer) compareColumns(b, r []apiext.CustomResourceColumnDefinition) {
+	byName := func(list []apiext.CustomResourceColumnDefinition) map[string]apiext.CustomResourceColumnDefinition {
+		m := map[string]apiext.CustomResourceColumnDefinition{}
+		for _, c := range list {
+			m[c.Name] = c
+		}
+		return m
+	}
+	old, cur := byName(b), byName(r)
+	for _, c := range b {
+		now, ok := cur[c.Name]
+		if !ok {
+			d.emit(CRDRuleColumnRemoved, "", "", code(c.Name))
+			continue
+		}
+		for _, f := range []struct{ name, was, is string }{
+			{"jsonPath", c.JSONPath, now.JSONPath}, {"type", c.Type, now.Type}, {"format", c.Format, now.Format},
+			{"priority", strconv.Itoa(int(c.Priority)), strconv.Itoa(int(now.Priority))},
+		} {
+			if f.was != f.is {
+				d.emit(CRDRuleColumnChanged, "", "", code(c.Name), f.name, code(f.was), code(f.is))
+			}
+		}
+	}
+	for _, c := range r {
+		if _, ok := old[c.Name]; !ok {
+			d.emit(CRDRuleColumnAdded, "", "", code(c.Name))
+		}
+	}
+}
+
 func valueOf[T any](p *T) T {
 	var zero T
 	if p == nil {
@@ -232,79 +285,142 @@ func valueOf[T any](p *T) T {
 }
 
 // compareConversion reports, for a revision whose versions convert with
-// None, each field of the storage version that another served version lacks
-// (the server prunes it when an object is read or written through that
-// version), unless the base already had the same gap.
+// None, each field one served version has and the storage version lacks,
+// or the other way round, unless the base already had the same gap. With
+// None an object is only relabelled: a field of the storage version that a
+// served version lacks is pruned when the object is read (and written back)
+// through it; a field of a served version that the storage version lacks is
+// pruned on every write through that version.
 func (d *crdDiffer) compareConversion(b, r *apiext.CustomResourceDefinition) {
 	if conversionStrategy(r.Spec) != string(apiext.NoneConverter) {
 		return
 	}
-	known := map[string]bool{}
+	known := map[conversionGap]bool{}
 	if conversionStrategy(b.Spec) == string(apiext.NoneConverter) {
-		for _, gap := range d.conversionGaps(b) {
-			known[gap.version+" "+gap.storage+" "+gap.path] = true
+		for _, gap := range d.conversionGaps(b, storageVersion(b)) {
+			known[gap] = true
 		}
 	}
-	for _, gap := range d.conversionGaps(r) {
-		if !known[gap.version+" "+gap.storage+" "+gap.path] {
-			d.version = gap.version
-			d.emit(CRDRuleConversionPrunes, gap.path, "", code(gap.path), code(gap.storage))
+	gaps := d.conversionGaps(r, storageVersion(r))
+	if old := storageVersion(b); old != storageVersion(r) && findVersion(r, old) != nil {
+		// objects stored before the move keep the old storage version's
+		// fields until they are migrated: reads through a version that
+		// lacks one prune it
+		for _, gap := range d.conversionGaps(r, old) {
+			if !gap.write {
+				gaps = append(gaps, gap)
+			}
+		}
+	}
+	for _, gap := range gaps {
+		if known[gap] {
+			continue
+		}
+		d.version = gap.version
+		if gap.write {
+			d.emit(CRDRuleConversionPrunes, gap.path, "", code(gap.path), "this version", "storage version "+code(gap.storage), "written through this version")
+		} else {
+			d.emit(CRDRuleConversionPrunes, gap.path, "", code(gap.path), "storage version "+code(gap.storage), "this version", "read or written through this version")
 		}
 	}
 	d.version = ""
 }
 
-type conversionGap struct{ version, storage, path string }
+// conversionGap is a field of version (write) or of the storage version
+// (!write) that the other one lacks.
+type conversionGap struct {
+	version, storage, path string
+	write                  bool
+}
 
-func (d *crdDiffer) conversionGaps(crd *apiext.CustomResourceDefinition) []conversionGap {
-	store := findVersion(crd, storageVersion(crd))
+// conversionGaps lists the gaps between the version storage of crd and
+// each other served version.
+func (d *crdDiffer) conversionGaps(crd *apiext.CustomResourceDefinition, storage string) []conversionGap {
+	store := findVersion(crd, storage)
 	if store == nil {
 		return nil
 	}
-	stored := d.fieldPaths(store.Schema.OpenAPIV3Schema, "", nil)
+	stored := d.prunedBy(store.Schema.OpenAPIV3Schema)
 	var gaps []conversionGap
 	for _, v := range crd.Spec.Versions {
 		if !v.Served || v.Name == store.Name {
 			continue
 		}
-		has := map[string]bool{}
-		for _, p := range d.fieldPaths(v.Schema.OpenAPIV3Schema, "", nil) {
-			has[p] = true
+		served := d.prunedBy(v.Schema.OpenAPIV3Schema)
+		for _, p := range stored.paths {
+			if !served.keeps(p) && (parentPath(p) == "" || served.keeps(parentPath(p))) {
+				gaps = append(gaps, conversionGap{v.Name, store.Name, p, false})
+			}
 		}
-		for _, p := range stored {
-			// report the topmost missing field only
-			if !has[p] && (parentPath(p) == "" || has[parentPath(p)]) {
-				gaps = append(gaps, conversionGap{v.Name, store.Name, p})
+		for _, p := range served.paths {
+			if !stored.keeps(p) && (parentPath(p) == "" || stored.keeps(parentPath(p))) {
+				gaps = append(gaps, conversionGap{v.Name, store.Name, p, true})
 			}
 		}
 	}
 	return gaps
 }
 
-// fieldPaths lists the structural fields of a schema (what pruning keeps);
-// a field under x-kubernetes-preserve-unknown-fields keeps everything below.
-func (d *crdDiffer) fieldPaths(s *apiext.JSONSchemaProps, path string, out []string) []string {
+// fieldSet is what pruning by one schema keeps: its structural fields
+// (paths, in order), and the places that keep unknown fields
+// (x-kubernetes-preserve-unknown-fields: everything below is kept).
+type fieldSet struct {
+	paths     []string
+	has       map[string]bool
+	preserved map[string]bool
+}
+
+func (d *crdDiffer) prunedBy(s *apiext.JSONSchemaProps) fieldSet {
+	fs := fieldSet{has: map[string]bool{}, preserved: map[string]bool{}}
+	d.fieldPaths(s, "", &fs)
+	return fs
+}
+
+// keeps says whether pruning keeps the field at p.
+func (fs fieldSet) keeps(p string) bool {
+	if fs.has[p] {
+		return true
+	}
+	for a := p; a != ""; {
+		a = parentPath(a)
+		if fs.preserved[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldPaths lists the structural fields of a schema (what pruning keeps),
+// items ([]) and map values ({}) included.
+func (d *crdDiffer) fieldPaths(s *apiext.JSONSchemaProps, path string, fs *fieldSet) {
 	d.pairs++
-	if s == nil || d.pairs > d.maxPairs || (s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields) {
-		return out
+	if s == nil || d.pairs > d.maxPairs {
+		return
+	}
+	if s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields {
+		fs.preserved[path] = true
+	}
+	add := func(p string, child *apiext.JSONSchemaProps) {
+		fs.paths = append(fs.paths, p)
+		fs.has[p] = true
+		d.fieldPaths(child, p, fs)
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		child := s.Properties[name]
-		p := path + "." + name
-		out = d.fieldPaths(&child, p, append(out, p))
+		add(path+"."+name, &child)
 	}
 	if s.Items != nil && s.Items.Schema != nil {
-		out = d.fieldPaths(s.Items.Schema, path+"[]", out)
+		add(path+"[]", s.Items.Schema)
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		out = d.fieldPaths(s.AdditionalProperties.Schema, path+"{}", out)
+		add(path+"{}", s.AdditionalProperties.Schema)
 	}
-	return out
 }
 
-// parentPath is the path of the nearest enclosing field.
+// parentPath is the path of the nearest enclosing field, item or map value
+// ("" for a top-level field).
 func parentPath(p string) string {
-	i := strings.LastIndex(p, ".")
+	i := strings.LastIndexAny(p, ".[{")
 	if i <= 0 {
 		return ""
 	}
@@ -669,7 +785,7 @@ func (d *crdDiffer) compareChildren(b, r *apiext.JSONSchemaProps, path, comb str
 			// a property under a combinator adds only validation
 			d.compareSchema(&apiext.JSONSchemaProps{Type: cur.Type}, &cur, p, comb)
 		default:
-			d.emit(CRDRuleFieldAdded, p, comb, code(p))
+			d.fieldAdded(b, &cur, path, p, comb)
 		}
 	}
 	d.compareChild(itemsOf(b), itemsOf(r), path+"[]", at, "items", comb)
@@ -699,6 +815,61 @@ func (d *crdDiffer) compareChildren(b, r *apiext.JSONSchemaProps, path, comb str
 	case b.Not != nil:
 		d.compareSchema(b.Not, r.Not, path+"<not>", "not")
 	}
+}
+
+// fieldAdded judges a property the revision adds at p under parent b. A
+// field stored objects may already hold is not new to them: the base kept
+// it as an unknown field (x-kubernetes-preserve-unknown-fields), or it is
+// the object's own metadata.name or metadata.generateName. Its constraints
+// then apply to stored values (ratcheted, so a warning from Kubernetes
+// 1.30), and an object schema that does not keep unknown fields prunes
+// what stored values hold below it.
+func (d *crdDiffer) fieldAdded(b, cur *apiext.JSONSchemaProps, parent, p, comb string) {
+	var held string
+	baseline := apiext.JSONSchemaProps{}
+	switch {
+	case b.XPreserveUnknownFields != nil && *b.XPreserveUnknownFields:
+		held = "the base kept it as an unknown field"
+		yes := true
+		baseline.XPreserveUnknownFields = &yes
+	case parent == ".metadata" && (p == ".metadata.name" || p == ".metadata.generateName"):
+		held = "every stored object has its metadata"
+		baseline.Type = "string"
+	default:
+		d.emit(CRDRuleFieldAdded, p, comb, code(p))
+		return
+	}
+	if held == "the base kept it as an unknown field" && keepsLess(cur) {
+		d.emit(CRDRuleFieldAddedPrunes, p, comb, code(p))
+	}
+	if constrains(cur, &baseline) {
+		d.emit(CRDRuleFieldAddedHeld, p, comb, code(p), held)
+		return
+	}
+	d.emit(CRDRuleFieldAdded, p, comb, code(p))
+}
+
+// keepsLess says whether pruning by s drops some of what a value kept as
+// unknown may hold: s names the fields of an object, or of its items or
+// map values, without keeping the others.
+func keepsLess(s *apiext.JSONSchemaProps) bool {
+	if s == nil || (s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields) {
+		return false
+	}
+	if s.Type == "object" && additionalOf(s) == nil {
+		return true
+	}
+	return keepsLess(itemsOf(s)) || keepsLess(additionalOf(s))
+}
+
+// constrains says whether s, its documentation set aside, allows less
+// than baseline.
+func constrains(s, baseline *apiext.JSONSchemaProps) bool {
+	c := *s
+	c.Description, c.Title, c.Example, c.ExternalDocs = "", "", nil, nil
+	got, err1 := json.Marshal(c)
+	want, err2 := json.Marshal(baseline)
+	return err1 != nil || err2 != nil || string(got) != string(want)
 }
 
 func boolInt(b bool) int {

@@ -42,11 +42,15 @@ func readCRDSide(ctx context.Context, given, dir string, lim Limits) ([]crdSourc
 	}
 	var crds []crdSource
 	var errs []error
+	budget := &aliasBudget{side: true}
 	for _, f := range files {
-		got, err := parseCRDFile(f.name, f.data, lim)
+		got, err := parseCRDFile(f.name, f.data, lim, budget)
 		crds = append(crds, got...)
 		if err != nil {
 			errs = append(errs, err)
+		}
+		if limit := (*LimitError)(nil); errors.As(err, &limit) {
+			break // the side's budget is spent: the files left are not read
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -151,7 +155,7 @@ func gitCRDFiles(ctx context.Context, dir string, loc location, lim Limits) ([]c
 // parseCRDFile decodes the CRDs of one file: each YAML document is checked
 // for aliases and nesting on its unexpanded node tree (the OpenAPI side's
 // checks), then decoded strictly into apiextensions.k8s.io/v1.
-func parseCRDFile(name string, data []byte, lim Limits) ([]crdSource, error) {
+func parseCRDFile(name string, data []byte, lim Limits, budget *aliasBudget) ([]crdSource, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var crds []crdSource
 	var errs []error
@@ -165,8 +169,13 @@ func parseCRDFile(name string, data []byte, lim Limits) ([]crdSource, error) {
 			return crds, errors.Join(append(errs, fmt.Errorf("%s: not readable YAML or JSON: %w", name, err))...)
 		}
 		at := fmt.Sprintf("%s:%d:%d", name, doc.Line, doc.Column)
-		crd, err := decodeCRD(&doc, lim)
+		crd, err := decodeCRD(&doc, lim, budget)
+		var limit *LimitError
 		switch {
+		case errors.As(err, &limit):
+			// a spent budget refuses the side at once, not each document
+			// left, each at the cost of its read
+			return crds, errors.Join(append(errs, fmt.Errorf("%s: %w", at, err))...)
 		case err != nil:
 			errs = append(errs, fmt.Errorf("%s: %w", at, err))
 		case crd != nil:
@@ -177,8 +186,8 @@ func parseCRDFile(name string, data []byte, lim Limits) ([]crdSource, error) {
 }
 
 // decodeCRD returns nil, nil for a document that is not a CRD at all.
-func decodeCRD(doc *yaml.Node, lim Limits) (*apiext.CustomResourceDefinition, error) {
-	if err := checkAliases(doc, lim); err != nil {
+func decodeCRD(doc *yaml.Node, lim Limits, budget *aliasBudget) (*apiext.CustomResourceDefinition, error) {
+	if err := budget.check(doc, lim); err != nil {
 		return nil, err
 	}
 	if err := checkNesting(doc, lim); err != nil {

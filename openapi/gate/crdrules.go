@@ -26,6 +26,7 @@ type CRDRule struct {
 // CRD rule ids.
 const (
 	CRDRuleRemoved = "crd-removed"
+	CRDRuleRefused = "crd-refused"
 	CRDRuleAdded   = "crd-added"
 
 	CRDRuleVersionRemoved        = "crd-version-removed"
@@ -48,9 +49,16 @@ const (
 	CRDRuleScaleChanged          = "crd-scale-subresource-changed"
 	CRDRuleConversionChanged     = "crd-conversion-strategy-changed"
 	CRDRuleConversionPrunes      = "crd-conversion-none-prunes"
+	CRDRuleSelectableRemoved     = "crd-selectable-field-removed"
+	CRDRuleSelectableAdded       = "crd-selectable-field-added"
+	CRDRuleColumnRemoved         = "crd-printer-column-removed"
+	CRDRuleColumnAdded           = "crd-printer-column-added"
+	CRDRuleColumnChanged         = "crd-printer-column-changed"
 
 	CRDRuleFieldRemoved            = "crd-field-removed"
 	CRDRuleFieldAdded              = "crd-field-added"
+	CRDRuleFieldAddedHeld          = "crd-field-added-constrains-stored"
+	CRDRuleFieldAddedPrunes        = "crd-field-added-prunes-stored"
 	CRDRuleTypeChanged             = "crd-type-changed"
 	CRDRuleRequiredAdded           = "crd-required-added"
 	CRDRuleRequiredAddedDefaulted  = "crd-required-added-with-default"
@@ -89,6 +97,7 @@ const (
 	CRDRuleRuleRemoved             = "crd-cel-rule-removed"
 	CRDRuleRuleChanged             = "crd-cel-rule-changed"
 	CRDRuleTransitionRuleChanged   = "crd-cel-transition-rule-changed"
+	CRDRuleRuleUnavailable         = "crd-cel-rule-unavailable"
 	CRDRuleRuleMessageChanged      = "crd-cel-message-changed"
 	CRDRuleRuleReasonChanged       = "crd-cel-reason-changed"
 	CRDRuleRuleFieldPathChanged    = "crd-cel-field-path-changed"
@@ -119,6 +128,7 @@ func boundRuleID(id string, tightened bool) string {
 var crdRules = append([]CRDRule{
 	{CRDRuleRemoved, LevelError, false, "every object of the CRD is deleted with it, and its API disappears", "CRD %s was removed"},
 	{CRDRuleAdded, LevelInfo, false, "a new API", "CRD %s was added"},
+	{CRDRuleRefused, LevelError, false, "the API server's own validation of a CRD (ValidateCustomResourceDefinitionUpdate, on create ValidateCustomResourceDefinition) refuses the revision outright: it cannot be installed", "the API server refuses the revision: %s"},
 
 	{CRDRuleVersionRemoved, LevelError, false, "clients of the version get 404; the server refuses the CRD update while the version is in status.storedVersions", "version %s was removed"},
 	{CRDRuleVersionAdded, LevelInfo, false, "a new version is served beside the others", "version %s was added"},
@@ -139,15 +149,22 @@ var crdRules = append([]CRDRule{
 	{CRDRuleScaleAdded, LevelInfo, false, "a new /scale endpoint", "the scale subresource was added"},
 	{CRDRuleScaleChanged, LevelError, false, "autoscalers read and write other fields through /scale", "scale subresource %s changed from %s to %s"},
 	{CRDRuleConversionChanged, LevelError, false, "objects stored in one version are read through another with other conversion: data may be lost or reads may fail", "conversion strategy changed from %s to %s"},
-	{CRDRuleConversionPrunes, LevelError, false, "with conversion None an object is only relabelled between versions, so a field the other version lacks is pruned when read or written through it", "field %s of storage version %s is not in this version: pruned when the object is read or written through it (conversion None)"},
+	{CRDRuleConversionPrunes, LevelError, false, "with conversion None an object is only relabelled between versions: a field of the storage version that a served version lacks is pruned when the object is read through it, and a field of a served version that the storage version lacks is pruned on every write through it", "field %s of %s is not in %s: pruned when the object is %s (conversion None)"},
+	{CRDRuleSelectableRemoved, LevelError, false, "clients that select objects by the field (fieldSelector=) get HTTP 400", "selectable field %s was removed"},
+	{CRDRuleSelectableAdded, LevelInfo, false, "clients can select objects by a new field", "selectable field %s was added"},
+	{CRDRuleColumnRemoved, LevelInfo, false, "kubectl get shows one column fewer (scripts reading its table may break); nothing stored or sent changes", "printer column %s was removed"},
+	{CRDRuleColumnAdded, LevelInfo, false, "kubectl get shows a new column", "printer column %s was added"},
+	{CRDRuleColumnChanged, LevelInfo, false, "kubectl get shows the column differently (scripts reading its table may break); nothing stored or sent changes", "printer column %s: %s changed from %s to %s"},
 
 	{CRDRuleFieldRemoved, LevelError, false, "the server prunes the field from stored objects when they are read: its data is lost", "field %s was removed: pruned from stored objects on read"},
 	{CRDRuleFieldAdded, LevelInfo, false, "a new optional field", "field %s was added"},
+	{CRDRuleFieldAddedHeld, LevelWarning, true, "stored objects may already hold the field (kept as unknown by the base, or their own metadata): its constraints apply to stored values, which the server ratchets on update while unchanged; creates and changed values that break them are refused", "field %s was added with constraints, though stored objects may already hold it: %s"},
+	{CRDRuleFieldAddedPrunes, LevelError, false, "stored objects may hold the field, kept as unknown by the base, with subfields its new schema does not name: the server prunes them on read", "field %s was added where the base kept unknown fields, and its schema prunes what stored values hold below it"},
 	{CRDRuleTypeChanged, LevelError, false, "stored values of the old type fail validation on every update (type is not ratcheted when the value is re-encoded) and clients decode the wrong type", "type changed from %s to %s"},
 	{CRDRuleRequiredAdded, LevelError, false, "required is not ratcheted: stored objects without the field can no longer be updated, and creates without it are refused", "field %s is now required"},
 	{CRDRuleRequiredAddedDefaulted, LevelInfo, false, "the field has a default, which the server applies (on read and on write) before it checks required", "field %s is now required, and defaulted"},
 	{CRDRuleRequiredRemoved, LevelInfo, false, "validation is looser", "field %s is no longer required"},
-	{CRDRuleEnumNarrowed, LevelWarning, true, "values no longer allowed are refused in creates and changed values", "enum values removed: %s"},
+	{CRDRuleEnumNarrowed, LevelError, false, "stored objects keep the removed value (the server ratchets it on update), which clients built from the revision cannot represent: typed constants, exhaustive switches and generated enums break on read (crdify, crd-schema-checker and OLM's preflight block it too)", "enum values removed: %s"},
 	{CRDRuleEnumWidened, LevelInfo, false, "validation is looser (clients with exhaustive switches may meet new values)", "enum values added: %s"},
 	{CRDRuleEnumAdded, LevelWarning, true, "values outside the enum are refused in creates and changed values", "enum %s added"},
 	{CRDRuleEnumRemoved, LevelInfo, false, "validation is looser", "enum %s removed"},
@@ -159,7 +176,7 @@ var crdRules = append([]CRDRule{
 	{CRDRuleFormatRemoved, LevelInfo, false, "validation is looser", "format %s removed"},
 	{CRDRuleNullableRemoved, LevelError, false, "null values are pruned before defaulting: stored nulls are dropped on read, and clients sending null lose the field", "nullable removed"},
 	{CRDRuleNullableAdded, LevelInfo, false, "null is now kept", "nullable added"},
-	{CRDRuleDefaultAdded, LevelError, false, "the server applies defaults when it reads stored objects: objects without the field now show the default", "default %s added"},
+	{CRDRuleDefaultAdded, LevelError, false, "the server applies defaults when it reads stored objects: objects stored without the field now read with a value they were never written with, and controllers act on it (crdify and OLM's preflight block it too)", "default %s added"},
 	{CRDRuleDefaultChanged, LevelError, false, "stored objects defaulted on read now show another value, and new objects get another one", "default changed from %s to %s"},
 	{CRDRuleDefaultRemoved, LevelError, false, "new objects no longer get the value, which clients and controllers may rely on", "default %s removed"},
 	{CRDRulePreserveUnknownRemoved, LevelError, false, "unknown fields of stored objects are pruned on read: their data is lost", "x-kubernetes-preserve-unknown-fields removed"},
@@ -167,10 +184,10 @@ var crdRules = append([]CRDRule{
 	{CRDRuleIntOrStringRemoved, LevelError, false, "stored values of the other type fail validation on update, and clients decode another type", "x-kubernetes-int-or-string removed"},
 	{CRDRuleIntOrStringAdded, LevelInfo, false, "integers and strings are both accepted", "x-kubernetes-int-or-string added"},
 	{CRDRuleEmbeddedResourceChanged, LevelError, false, "an embedded resource must carry apiVersion and kind and has its metadata pruned: stored objects are read differently", "x-kubernetes-embedded-resource changed from %v to %v"},
-	{CRDRuleListTypeChanged, LevelWarning, false, "creates with duplicates are refused; on update the server checks list invariants only when the stored object met them, so stored objects keep working (whatever the Kubernetes version); server-side apply merges the list differently", "x-kubernetes-list-type changed from %s to %s"},
-	{CRDRuleListTypeLoosened, LevelInfo, false, "an atomic list has no invariant to check (server-side apply replaces it whole)", "x-kubernetes-list-type changed from %s to %s"},
-	{CRDRuleListMapKeysChanged, LevelWarning, false, "creates with duplicate keys are refused; on update the server checks list invariants only when the stored object met them, so stored objects keep working; server-side apply merges the list by other keys", "x-kubernetes-list-map-keys changed from %s to %s"},
-	{CRDRuleMapTypeChanged, LevelError, false, "server-side apply merges the map differently", "x-kubernetes-map-type changed from %s to %s"},
+	{CRDRuleListTypeChanged, LevelError, false, "server-side apply merges the list differently, which breaks field ownership: after atomic → set an apply that conflicted under the base merges its element in, after map → set the keys no longer identify items (stored objects keep working: the server checks list invariants on update only where the stored object met them)", "x-kubernetes-list-type changed from %s to %s"},
+	{CRDRuleListTypeLoosened, LevelError, false, "server-side apply now replaces the list whole: a forced apply (as controllers apply) drops the items other managers own, and field ownership of the items is lost", "x-kubernetes-list-type changed from %s to %s"},
+	{CRDRuleListMapKeysChanged, LevelError, false, "server-side apply merges the list by other keys, which breaks field ownership: with a key added, an apply that removed an item under the base leaves it in place; creates with duplicate keys are refused", "x-kubernetes-list-map-keys changed from %s to %s"},
+	{CRDRuleMapTypeChanged, LevelError, false, "server-side apply merges the map differently, which breaks field ownership: granular → atomic makes a forced apply replace the whole map and drop other managers' keys, atomic → granular makes an apply merge where it replaced", "x-kubernetes-map-type changed from %s to %s"},
 	{CRDRuleAdditionalPropsRemoved, LevelError, false, "the map's entries are pruned from stored objects on read (not ratcheted)", "additionalProperties removed"},
 	{CRDRuleAdditionalPropsAdded, LevelInfo, false, "the object now keeps arbitrary keys", "additionalProperties added"},
 	{CRDRuleCombinatorChanged, LevelWarning, true, "a changed set of branches may refuse values it allowed; ratcheted only while the whole value there is unchanged", "%s changed from %d to %d branches"},
@@ -178,6 +195,7 @@ var crdRules = append([]CRDRule{
 	{CRDRuleUniqueItemsRemoved, LevelInfo, false, "validation is looser", "uniqueItems removed"},
 	{CRDRuleRuleAdded, LevelWarning, true, "a rule without oldSelf is ratcheted: stored objects keep working on update while the value is unchanged, creates that break it are refused", "CEL rule added: %s"},
 	{CRDRuleTransitionRuleAdded, LevelError, false, "a rule using oldSelf (a transition rule) is not ratcheted: updates of stored objects that break it are refused", "CEL transition rule added: %s"},
+	{CRDRuleRuleUnavailable, LevelError, false, "an API server compiles a new rule with the CEL libraries of its minimum compatibility version (one minor below its own) and refuses the CRD update when the rule uses a function or library those lack", "CEL rule %s does not compile on Kubernetes %s: %s"},
 	{CRDRuleRuleRemoved, LevelInfo, false, "validation is looser", "CEL rule removed: %s"},
 	{CRDRuleRuleChanged, LevelWarning, true, "the new rule is ratcheted like an added one", "CEL rule changed from %s to %s"},
 	{CRDRuleTransitionRuleChanged, LevelError, false, "the new rule uses oldSelf and is not ratcheted", "CEL transition rule changed from %s to %s"},

@@ -76,8 +76,13 @@ keeps its level.
 
 With CRDOptions (--crd-base, --crd-revision) RunCRD judges CRDs instead: for
 what the API server does to stored objects and the next write, with
-validation ratcheting (KEP-4008) in mind. Its rules are CRDRules; the page
-docs/gate-crd.md explains the verdicts and the version rule for CRDs.
+validation ratcheting (KEP-4008) in mind. Both sides first pass the API
+server's own CRD validation (k8s.io/apiextensions-apiserver's
+ValidateCustomResourceDefinition and ValidateCustomResourceDefinitionUpdate):
+a base it refuses is an input error, a revision it refuses is crd-refused. New
+CEL rules are compiled with the libraries of --kube-version's server. Its rules
+are CRDRules; the page docs/gate-crd.md explains the verdicts and the version
+rule for CRDs, and lists every rule with its level and reason.
 
 # The version rule
 

@@ -183,8 +183,8 @@ func TestCommandUsage(t *testing.T) {
 		{[]string{"--no-such-flag"}, ExitError, "flag provided but not defined: -no-such-flag"},
 		{[]string{"-h"}, ExitPass, "modelgen gate --base git:v1.4.0:openapi.yaml"},
 		{[]string{"-h"}, ExitPass, "-max-size size\n    \tlargest document read per side: a size in bytes, or with a KiB, MiB or GiB suffix (default 16MiB)"},
-		{[]string{"-h"}, ExitPass, "-max-yaml-aliases int\n    \tmost YAML aliases a document may use (default 1000)"},
-		{[]string{"-h"}, ExitPass, "-max-yaml-alias-nodes int\n    \tmost YAML nodes the aliases of a document may add once expanded (default 100000)"},
+		{[]string{"-h"}, ExitPass, "-max-yaml-aliases int\n    \tmost YAML aliases a document may use (with --crd-base: all documents of a side together) (default 1000)"},
+		{[]string{"-h"}, ExitPass, "-max-yaml-alias-nodes int\n    \tmost YAML nodes the aliases of a document may add once expanded (with --crd-base: all documents of a side together) (default 100000)"},
 		{[]string{"--base", "a.yaml", "--max-size", "lots"}, ExitError, `invalid value "lots" for flag -max-size: "lots": want a positive size in bytes`},
 	}
 	for _, tc := range cases {

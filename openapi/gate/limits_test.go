@@ -266,3 +266,48 @@ func TestLimitSchemaDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestCRDAliasBudgetPerSide: the alias budget is spent by all the
+// documents of a side together: 100 documents, each within the limits
+// alone, are refused at once (exit 2, in seconds), not read one by one.
+func TestCRDAliasBudgetPerSide(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join("testdata", "crd", "field-added", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// one document: 9 aliases of a 1,101-node anchor (about 10k nodes)
+	doc := func(i int) string {
+		return fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\ndata:\n  a: &a [%s]\n  b: [%s]\n", i,
+			strings.TrimSuffix(strings.Repeat("x, ", 1100), ", "), strings.TrimSuffix(strings.Repeat("*a, ", 9), ", "))
+	}
+	dir := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(dir, "good.yaml"), string(good))
+	testkit.WriteFile(t, filepath.Join(dir, "one.yaml"), string(good)+"---\n"+doc(0))
+	var many strings.Builder
+	many.Write(good)
+	for i := range 100 {
+		many.WriteString("---\n" + doc(i))
+	}
+	testkit.WriteFile(t, filepath.Join(dir, "many.yaml"), many.String())
+	// and across the files of a directory
+	testkit.WriteFile(t, filepath.Join(dir, "split", "crd.yaml"), string(good))
+	for i := range 100 {
+		testkit.WriteFile(t, filepath.Join(dir, "split", fmt.Sprintf("c%03d.yaml", i)), doc(i))
+	}
+	if code, out, errOut := runCRD(t, "-C", dir, "--crd-base", "good.yaml", "--crd-revision", "one.yaml"); code != ExitPass {
+		t.Fatalf("one document within the limits: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, side := range []string{"many.yaml", "split"} {
+		start := time.Now()
+		code, _, errOut := runCRD(t, "-C", dir, "--crd-base", "good.yaml", "--crd-revision", side)
+		if code != ExitError || !strings.Contains(errOut, "this side's documents") || !strings.Contains(errOut, "--max-yaml-alias-nodes") {
+			t.Errorf("%s: exit %d, %s", side, code, errOut)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%s: refused in %v", side, took)
+		}
+		if n := strings.Count(errOut, "YAML aliases"); n != 1 {
+			t.Errorf("%s: %d alias errors, want the side refused once:\n%s", side, n, errOut)
+		}
+	}
+}

@@ -44,15 +44,36 @@ func scanDocument(data []byte, lim Limits) error {
 // linear in the tree. An anchor that contains an alias to itself is refused:
 // it has no finite expansion.
 func checkAliases(root *yaml.Node, lim Limits) error {
+	return (&aliasBudget{}).check(root, lim)
+}
+
+// aliasBudget counts the aliases of several documents against one limit:
+// the CRD gate reads every document of a side (all its files) as one
+// input, so many documents cannot each spend a whole budget.
+type aliasBudget struct {
+	side     bool // the documents of a side, not one document
+	aliases  int
+	expanded int64
+}
+
+// check adds the aliases of root, and the nodes they would add once
+// expanded, to the budget, and refuses the input once it is spent.
+func (b *aliasBudget) check(root *yaml.Node, lim Limits) error {
 	a := aliasCounter{size: map[*yaml.Node]int64{}, open: map[*yaml.Node]bool{}}
 	a.visit(root)
+	b.aliases += a.aliases
+	b.expanded = satAdd(b.expanded, a.expanded)
 	switch {
 	case a.err != nil:
 		return a.err
-	case a.aliases > lim.MaxAliases:
-		return &LimitError{Msg: fmt.Sprintf("the document uses %d YAML aliases, more than the limit of %d", a.aliases, lim.MaxAliases), Flag: "max-yaml-aliases"}
-	case a.expanded > int64(lim.MaxAliasNodes):
-		return &LimitError{Msg: fmt.Sprintf("the document's YAML aliases would add at least %.3g nodes once expanded (limit %d); refused before expanding them", float64(a.expanded), lim.MaxAliasNodes), Flag: "max-yaml-alias-nodes"}
+	case b.aliases > lim.MaxAliases && b.side:
+		return &LimitError{Msg: fmt.Sprintf("the documents of this side use %d YAML aliases up to here, more than the limit of %d for all of them", b.aliases, lim.MaxAliases), Flag: "max-yaml-aliases"}
+	case b.aliases > lim.MaxAliases:
+		return &LimitError{Msg: fmt.Sprintf("the document uses %d YAML aliases, more than the limit of %d", b.aliases, lim.MaxAliases), Flag: "max-yaml-aliases"}
+	case b.expanded > int64(lim.MaxAliasNodes) && b.side:
+		return &LimitError{Msg: fmt.Sprintf("the YAML aliases of this side's documents up to here would add at least %.3g nodes once expanded (limit %d for all of them); refused before expanding them", float64(b.expanded), lim.MaxAliasNodes), Flag: "max-yaml-alias-nodes"}
+	case b.expanded > int64(lim.MaxAliasNodes):
+		return &LimitError{Msg: fmt.Sprintf("the document's YAML aliases would add at least %.3g nodes once expanded (limit %d); refused before expanding them", float64(b.expanded), lim.MaxAliasNodes), Flag: "max-yaml-alias-nodes"}
 	}
 	return nil
 }

@@ -114,7 +114,7 @@ func BenchmarkCRDCompare(b *testing.B) {
 	for i := range 20_000 {
 		fmt.Fprintf(&yml, "              f%d: {type: string, maxLength: %d}\n", i, i+1)
 	}
-	crds, err := parseCRDFile("big.yaml", []byte(yml.String()), DefaultLimits())
+	crds, err := parseCRDFile("big.yaml", []byte(yml.String()), DefaultLimits(), &aliasBudget{side: true})
 	if err != nil {
 		b.Fatal(err)
 	}

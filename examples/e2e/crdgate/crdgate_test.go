@@ -60,6 +60,12 @@ type caseFile struct {
 	Stored []map[string]any `json:"stored"`
 	Touch  map[string]any   `json:"touch"`
 	Fresh  map[string]any   `json:"fresh"`
+	// Written is an object created after the revision through a served
+	// version, then read back through it: what it loses was pruned on write.
+	Written *struct {
+		Version string         `json:"version"`
+		Spec    map[string]any `json:"spec"`
+	} `json:"written"`
 	// ClientBreaking says why the gate judges breaking a change the server
 	// applies without complaint (clients, not stored objects, break).
 	ClientBreaking string `json:"clientBreaking"`
@@ -175,6 +181,23 @@ func observe(t *testing.T, dir string, cf caseFile) outcome {
 		return o
 	}
 	o.readChanged = readBack(t, &base, &rev, stored)
+	if w := cf.Written; w != nil {
+		through := resource(&rev, w.Version)
+		err := retry(ctx, func() error {
+			_, err := client(&rev, through).Create(ctx, object(&rev, through, "written", w.Spec), metav1.CreateOptions{})
+			return err
+		})
+		if err != nil {
+			t.Fatalf("writing through %s: %v", w.Version, err)
+		}
+		got, err := client(&rev, through).Get(ctx, "written", metav1.GetOptions{})
+		switch {
+		case err != nil:
+			o.readChanged = append(o.readChanged, fmt.Sprintf("written through %s: %v", w.Version, err))
+		case !reflect.DeepEqual(got.Object["spec"], w.Spec):
+			o.readChanged = append(o.readChanged, fmt.Sprintf("written through %s as %v, reads %v", w.Version, w.Spec, got.Object["spec"]))
+		}
+	}
 	at := storedIn
 	if !served(&rev, at.Version) {
 		at = resource(&rev, storage(&rev))
