@@ -36,6 +36,22 @@ func (h *Harness) Cases() []Case {
 		for _, tg := range s.targets {
 			out = append(out, h.targetCases(s, tg)...)
 		}
+		for _, tg := range s.structs {
+			out = append(out, h.structCases(s, tg)...)
+		}
+	}
+	return out
+}
+
+// structCases try a struct-valued field without a validate tag absent and
+// as the empty object: validator validates the zero struct either way.
+func (h *Harness) structCases(s *subject, tg *target) []Case {
+	base := h.contextBase(s, tg)
+	var out []Case
+	for _, p := range []probe{{absent: true, note: "absent"}, {value: map[string]any{}, note: "empty object"}} {
+		doc := deepCopy(base).(document)
+		set(doc, tg.path, p.value, p.absent, emptyObject)
+		out = append(out, Case{Type: s.name, Field: tg.String(), Probe: p.note, Doc: encode(doc), Path: s.path, subject: s, target: tg})
 	}
 	return out
 }

@@ -92,6 +92,12 @@ type subject struct {
 	hook    *webhookJudge // the generated webhook, nil when the kind has none
 	base    document
 	targets []*target
+	// structs are the struct-valued fields without a validate tag that
+	// the json tag lets be absent (omitempty, omitzero): validator walks
+	// into them present or not (a missing one is the zero struct), which
+	// the absent and empty probes of Cases try. Without either, the
+	// schemas keep controller-gen's rule (required).
+	structs []*target
 	bases   map[string]document // context bases by container path
 }
 
@@ -331,6 +337,11 @@ func (h *Harness) walk(s *subject, t *model.Type, path []step, ns string, seen m
 		}
 		if f.Validate != nil && f.Validate.Skip {
 			continue
+		}
+		// (not a resource's status: the API server drops it on create, and
+		// the schemas leave it optional, docs/exact-shapes.md)
+		if f.Validate == nil && (f.OmitEmpty || f.OmitZero) && f.Type.Kind == model.KindStruct && f.Type.Named != nil && !(t.Root && f.JSONName == "status") {
+			s.structs = append(s.structs, &target{path: fp, ns: fns, field: f, owner: t})
 		}
 		inner, via := innerStruct(f.Type)
 		if inner == nil {

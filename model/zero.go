@@ -203,6 +203,15 @@ func omitsZero(lv *Level) bool {
 	return lv.Omit == OmitEmpty || lv.Omit == OmitZero
 }
 
+// UntaggedStructZeroFails reports a struct-valued field without a validate
+// tag whose zero value its type's own rules refuse: validator walks into
+// it whether or not the JSON has it (encoding/json leaves a missing struct
+// zero), so a document that lacks it fails, omitempty or omitzero on the
+// json tag notwithstanding (they change only how the field is written).
+func UntaggedStructZeroFails(f *Field) bool {
+	return f.Validate == nil && !f.Skip && f.Type != nil && f.Type.Kind == KindStruct && f.Type.Named != nil && structZeroFails(f.Type.Named, 0)
+}
+
 // OptionalStruct reports a struct value (not a pointer) behind omitempty or
 // omitzero whose zero value its own rules refuse: validator skips the zero
 // struct and everything in it, and validates any other value fully. No

@@ -105,6 +105,13 @@ type ExactSpec struct {
 	Port    Port   `json:"port,omitempty" validate:"omitempty,gte=1,lte=65535"`
 	Ports   []Port `json:"ports,omitempty" validate:"dive,gte=1"`
 	Replica Count  `json:"replica,omitempty" validate:"omitempty,lte=300"`
+	// a struct value without a validate tag: validator walks into it
+	// whether the JSON has it or not, so omitempty and omitzero on the json
+	// tag do not make it optional when its zero value fails Item's rules
+	Untagged  Item `json:"untagged,omitempty"`
+	UntaggedZ Item `json:"untaggedZ,omitzero"`
+	// its zero value passes Leaf's rules: optional
+	LeafOpt Leaf `json:"leafOpt,omitempty"`
 }
 
 // Port is a named integer type.
