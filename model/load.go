@@ -50,6 +50,12 @@ type Config struct {
 	// list has listed them (their files and dependencies known, nothing
 	// parsed yet), before Load goes on; it must not keep or change them.
 	Listed func(roots []*loader.Package)
+	// ForeignKeywords makes a validate keyword modelgen does not know a
+	// warning (the keyword is left out of every schema) instead of an
+	// error: the controller-gen drop-in sets it, since controller-gen
+	// ignores validate tags and must not be refused what it accepts (an
+	// application's own RegisterValidation keyword).
+	ForeignKeywords bool
 }
 
 // Load loads the packages once and builds the model. Problems in the user's
@@ -77,6 +83,8 @@ func Load(cfg Config) (*Model, error) {
 		types: map[*types.TypeName]*Type{},
 		pkgs:  map[string]*Package{},
 		infos: map[*loader.Package]map[string]*markers.TypeInfo{},
+
+		foreignKeywords: cfg.ForeignKeywords,
 	}
 	b.m.Diags.Add(parseRoots(roots, pcfg.Fset))
 	if b.m.Diags.HasErrors() {
@@ -131,6 +139,8 @@ type builder struct {
 	// msets holds the method set of each named type asked for: every field
 	// of a named type asks (TextKey), and ObjectMeta's has dozens of methods.
 	msets typeutil.MethodSetCache
+	// foreignKeywords: Config.ForeignKeywords
+	foreignKeywords bool
 }
 
 type pending struct {

@@ -12,7 +12,7 @@ func (b *builder) finish() {
 	goTypes(b.m, &b.msets)
 	b.checkShapes()
 	for _, p := range b.pendingValidate {
-		p.field.Validate = resolveTag(p.owner, p.field, p.tag, &b.m.Diags)
+		p.field.Validate = resolveTag(p.owner, p.field, p.tag, &b.m.Diags, b.foreignKeywords)
 		markerContradictions(p.field, &b.m.Diags)
 	}
 	b.findRuntimeOnly()
@@ -39,7 +39,9 @@ func (b *builder) finish() {
 
 // resolveTag parses a validate tag and resolves every keyword against the
 // registry and the field's type. Every problem is a positioned diagnostic.
-func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics) *Rules {
+// With foreign set, a keyword the registry does not know is a warning and
+// is left out (see Config.ForeignKeywords).
+func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics, foreign bool) *Rules {
 	syn, errs := vtag.Parse(tag.Value)
 	for _, e := range errs {
 		diags.Errorf(tag.At(e.Offset), "validate: %s", e.Msg)
@@ -52,7 +54,7 @@ func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics) *Rules {
 		r.Root = &Level{Type: f.Type}
 		return r
 	}
-	rs := &resolver{owner: owner, field: f, tag: tag, diags: diags}
+	rs := &resolver{owner: owner, field: f, tag: tag, diags: diags, foreign: foreign}
 	r.Root = rs.level(syn.Root, f.Type, false)
 	return r
 }
@@ -75,6 +77,8 @@ type resolver struct {
 	field *Field
 	tag   Tag
 	diags *Diagnostics
+	// foreign: unknown keywords are the application's (a warning)
+	foreign bool
 }
 
 func (rs *resolver) level(sl *vtag.Level, t *TypeRef, dived bool) *Level {
@@ -133,6 +137,10 @@ func (rs *resolver) check(c vtag.Check, t *TypeRef, dived bool) *Check {
 func (rs *resolver) use(term vtag.Term, name string, t *TypeRef, dived bool) *Use {
 	pos := rs.tag.At(term.Offset)
 	k, ok := Lookup(name)
+	if !ok && rs.foreign {
+		rs.diags.Warnf(pos, "validate: unknown keyword %q%s: left to the application's validator (a keyword it registers itself, RegisterValidation); no schema carries it", name, suggest(name))
+		return nil
+	}
 	if !ok {
 		rs.diags.Errorf(pos, "validate: unknown keyword %q%s", name, suggest(name))
 		return nil

@@ -100,7 +100,7 @@ func controllerGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen controller-gen:", err)
 		return ExitUsage
 	}
-	m, err := model.Load(model.Config{Patterns: run.paths})
+	m, err := model.Load(model.Config{Patterns: run.paths, ForeignKeywords: true})
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen controller-gen:", err)
 		return ExitFail

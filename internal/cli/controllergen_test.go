@@ -260,3 +260,27 @@ func TestWhichPatternsCoverAModule(t *testing.T) {
 		}
 	}
 }
+
+// TestControllerGenLeavesUnknownKeywordsToTheApplication: a validate keyword
+// the application registers itself (RegisterValidation) is no reason for
+// the drop-in to refuse what controller-gen accepts: a warning at the
+// keyword, and the CRD is written without it. The native run still refuses
+// it (a typo there would silently weaken every schema).
+func TestControllerGenLeavesUnknownKeywordsToTheApplication(t *testing.T) {
+	dir := ctrlgenProject(t)
+	types := filepath.Join(dir, "api", "v1", "types.go")
+	src := strings.Replace(read(t, types), "Image             string `json:\"image\"`", "Image             string `json:\"image\" validate:\"required,imageref\"`", 1)
+	if err := os.WriteFile(types, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run("controller-gen", "crd", "paths=./...")
+	if r.code != cli.ExitOK || !strings.Contains(r.stderr, `warning: validate: unknown keyword "imageref"`) {
+		t.Fatalf("controller-gen with an application's keyword: %v", r)
+	}
+	if crd := read(t, filepath.Join(dir, "config", "crd", "jobs.example.com_workersets.yaml")); !strings.Contains(crd, "image:") {
+		t.Errorf("no CRD with the field:\n%s", crd)
+	}
+	if r := run("generate", "./..."); r.code != cli.ExitFail || !strings.Contains(r.stderr, `validate: unknown keyword "imageref"`) {
+		t.Errorf("the native run accepts an unknown keyword: %v", r)
+	}
+}
