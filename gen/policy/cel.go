@@ -14,7 +14,7 @@ import (
 type Check struct {
 	Row     int
 	Path    string   // the table path ("spec.items[].price")
-	Changed string   // CEL: object and variables.old differ on the row
+	Changed string   // CEL: variables.cur (the object) and variables.old differ on the row
 	Static  []string // roles the tags let write the row (through its containers)
 	Grants  []string // policy paths whose grant covers the row (itself, containers, contents)
 	Pos     model.Pos
@@ -30,7 +30,7 @@ func Checks(tr *model.TypeAccess) []Check {
 			continue
 		}
 		b := &exprBuilder{tr: tr}
-		changed := b.walk(chain(tr, i), 0, "variables.old", "object")
+		changed := b.walk(chain(tr, i), 0, "variables.old", "variables.cur")
 		if changed == "" {
 			continue
 		}

@@ -82,6 +82,11 @@ func TestBindingDeniesWithItsAccessPolicy(t *testing.T) {
 	if b.Spec.ParamRef == nil || b.Spec.ParamRef.Name != DefaultParamName || *b.Spec.ParamRef.ParameterNotFoundAction != admissionv1.DenyAction {
 		t.Errorf("binding's paramRef %+v: want %s, denying when it is missing", b.Spec.ParamRef, DefaultParamName)
 	}
+	// DELETE too: the per-object deletes of a DELETECOLLECTION come as DELETE
+	ops := p.Spec.MatchConstraints.ResourceRules[0].Operations
+	if !slices.Equal(ops, []admissionv1.OperationType{admissionv1.Create, admissionv1.Update, admissionv1.Delete}) {
+		t.Errorf("the policy matches %v; want CREATE, UPDATE and DELETE", ops)
+	}
 	if *p.Spec.FailurePolicy != admissionv1.Fail || p.Spec.ParamKind.Kind != ParamKind {
 		t.Errorf("policy: failurePolicy %v, paramKind %v", *p.Spec.FailurePolicy, p.Spec.ParamKind)
 	}
@@ -135,7 +140,7 @@ func TestCompileErrorsNameTheExpression(t *testing.T) {
 	if len(errs) != 2 {
 		t.Fatalf("want 2 errors, got %v", errs)
 	}
-	if errs[0].Expr.Where != "variables[1] (roles)" || !strings.Contains(errs[0].Err.Error(), "nosuchfield") {
+	if errs[0].Expr.Where != "variables[1] (cur)" || !strings.Contains(errs[0].Err.Error(), "nosuchfield") {
 		t.Errorf("first error: %s: %v", errs[0].Expr.Where, errs[0].Err)
 	}
 	if errs[1].Expr.Check == nil || errs[1].Expr.Check.Path != checks[1].Path || errs[1].Expr.Check.Pos.Line == 0 {

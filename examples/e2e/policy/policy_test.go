@@ -245,6 +245,61 @@ func TestTenantIsolationAndFieldWrites(t *testing.T) {
 	}
 }
 
+// TestDeletesAreTenantScoped: a DELETE is judged by the tenant rules alone
+// (docs/admission-policy.md): another tenant's admin may not delete an
+// order, its own may, and a DELETECOLLECTION in a namespace shared by
+// tenants (the server admits each object's delete as a DELETE) leaves the
+// other tenant's orders.
+func TestDeletesAreTenantScoped(t *testing.T) {
+	ctx := context.Background()
+	acmeAdmin := person(t, "acme", "tenant-admin")
+	globexAdmin := person(t, "globex", "tenant-admin")
+	mine := order("delete-me", "acme")
+	if err := acmeAdmin.Create(ctx, mine); err != nil {
+		t.Fatal(err)
+	}
+	testkit.EventuallyNil(t, "the tenant-admin of globex deleting acme's order", func() error {
+		return refused(globexAdmin.Delete(ctx, order("delete-me", "acme")), "spec.tenantId is acme, the caller acts for tenant globex")
+	})
+	if err := refused(as(t, "drifter", "modelgen:role:tenant-admin").Delete(ctx, order("delete-me", "acme")), "drifter has no tenant"); err != nil {
+		t.Errorf("a caller without a tenant deleting: %v", err)
+	}
+	if err := acmeAdmin.Delete(ctx, order("delete-me", "acme")); err != nil {
+		t.Errorf("the tenant-admin of acme deleting acme's order: %v", err)
+	}
+
+	bulk := map[string]string{"batch": "shared"}
+	for _, o := range []struct {
+		name, tenant string
+		c            client.Client
+	}{{"bulk-acme-1", "acme", acmeAdmin}, {"bulk-acme-2", "acme", acmeAdmin}, {"bulk-globex-1", "globex", globexAdmin}} {
+		po := order(o.name, o.tenant)
+		po.Labels = bulk
+		if err := o.c.Create(ctx, po); err != nil {
+			t.Fatalf("creating %s: %v", o.name, err)
+		}
+	}
+	// the server deletes object by object and stops at the first refusal;
+	// whatever it deleted first, acme's orders stay
+	err := globexAdmin.DeleteAllOf(ctx, &v1alpha1.PaymentOrder{}, client.InNamespace(ns), client.MatchingLabels(bulk))
+	if e := refused(err, "the caller acts for tenant globex"); e != nil {
+		t.Errorf("a deletecollection by globex over acme's orders: %v", e)
+	}
+	var left v1alpha1.PaymentOrderList
+	if err := admin.List(ctx, &left, client.InNamespace(ns), client.MatchingLabels(bulk)); err != nil {
+		t.Fatal(err)
+	}
+	acme := 0
+	for _, o := range left.Items {
+		if o.Spec.TenantID == "acme" && o.DeletionTimestamp == nil {
+			acme++
+		}
+	}
+	if acme != 2 {
+		t.Errorf("after globex's deletecollection %d of acme's 2 orders are left", acme)
+	}
+}
+
 // TestBindingIsWhatEnforces: without the binding nothing is refused (the
 // policy alone enforces nothing); with it back, the refusal returns. Runs
 // last: it removes the binding for a while.

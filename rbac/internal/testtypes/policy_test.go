@@ -353,14 +353,14 @@ func (g gen) caller() caller {
 }
 
 type pair struct {
-	old, cur *tt.Doc
+	old, cur *tt.Doc // cur nil: a delete of old
 	who      caller
 	doc      rbac.PolicyDoc
 }
 
 func (p pair) String() string {
 	o, _ := json.Marshal(p.old)
-	c, _ := json.Marshal(p.cur)
+	c, _ := json.Marshal(p.cur) // null: a delete
 	d, _ := json.Marshal(p.doc)
 	return fmt.Sprintf("user %+v\nold %s\nnew %s\npolicy %s", p.who.user, o, c, d)
 }
@@ -375,7 +375,11 @@ func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 	}
 	guard := rbac.NewGuard(rbac.NewStore(pol), tt.DocAccess)
 	var cur tt.Doc
-	mustRound(served(*p.cur).Object, &cur)
+	if p.cur == nil { // a delete writes no field: the tenant rules alone
+		mustRound(served(*p.old).Object, &cur)
+	} else {
+		mustRound(served(*p.cur).Object, &cur)
+	}
 	var old *tt.Doc
 	if p.old != nil {
 		old = new(tt.Doc)
@@ -393,7 +397,10 @@ func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 }
 
 func serverVerdict(v validating.Validator, p pair) evaluate.Verdict {
-	r := evaluate.Request{New: served(*p.cur), Resource: gvr, Kind: gvk, Namespace: "default", User: p.who.user, Params: params(p.doc)}
+	r := evaluate.Request{Resource: gvr, Kind: gvk, Namespace: "default", User: p.who.user, Params: params(p.doc)}
+	if p.cur != nil {
+		r.New = served(*p.cur)
+	}
 	if p.old != nil {
 		r.Old = served(*p.old)
 	}
@@ -408,7 +415,7 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 	}
 	tbl := tt.DocAccess.Table()
 	g := gen{rand.New(rand.NewSource(23))}
-	n, allowed, diffs := 1500, 0, 0
+	n, allowed, diffs, deletes := 1500, 0, 0, 0
 	if testing.Short() {
 		n = 500
 	}
@@ -428,6 +435,9 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 				cur = tt.Doc{Tenant: tenant, Title: g.word()}
 			}
 			pr.cur = &cur
+		} else if g.coin(6) {
+			pr.cur = nil // a delete (one object of a deletecollection too)
+			deletes++
 		}
 		if !g.coin(3) {
 			pr.doc = g.policyDoc(tbl)
@@ -447,7 +457,7 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d pairs, %d allowed by both, %d differences", n, allowed, diffs)
+	t.Logf("%d pairs (%d deletes), %d allowed by both, %d differences", n, deletes, allowed, diffs)
 	if allowed < n/10 || allowed > n*9/10 {
 		t.Errorf("%d of %d pairs allowed: the generator does not exercise both verdicts", allowed, n)
 	}
