@@ -254,13 +254,16 @@ func TestDeletesAreTenantScoped(t *testing.T) {
 	ctx := context.Background()
 	acmeAdmin := person(t, "acme", "tenant-admin")
 	globexAdmin := person(t, "globex", "tenant-admin")
-	mine := order("delete-me", "acme")
-	if err := acmeAdmin.Create(ctx, mine); err != nil {
+	// the policy takes effect asynchronously: wait for the first refusal
+	testkit.EventuallyNil(t, "a tenant-admin of globex creating an order of acme", func() error {
+		return refused(globexAdmin.Create(ctx, order("cross-tenant-delete", "acme")), "spec.tenantId is acme, the caller acts for tenant globex")
+	})
+	if err := acmeAdmin.Create(ctx, order("delete-me", "acme")); err != nil {
 		t.Fatal(err)
 	}
-	testkit.EventuallyNil(t, "the tenant-admin of globex deleting acme's order", func() error {
-		return refused(globexAdmin.Delete(ctx, order("delete-me", "acme")), "spec.tenantId is acme, the caller acts for tenant globex")
-	})
+	if err := refused(globexAdmin.Delete(ctx, order("delete-me", "acme")), "spec.tenantId is acme, the caller acts for tenant globex"); err != nil {
+		t.Errorf("the tenant-admin of globex deleting acme's order: %v", err)
+	}
 	if err := refused(as(t, "drifter", "modelgen:role:tenant-admin").Delete(ctx, order("delete-me", "acme")), "drifter has no tenant"); err != nil {
 		t.Errorf("a caller without a tenant deleting: %v", err)
 	}
