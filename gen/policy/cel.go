@@ -1,9 +1,15 @@
 package policy
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
+
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 
 	"github.com/modelgen/modelgen/model"
 )
@@ -158,7 +164,84 @@ func leafChanged(fr *model.FieldAccess, o, c string) string {
 		return fmt.Sprintf("%s != %s || %s != %s", orEmpty(mo, "labels", "{}"), orEmpty(mc, "labels", "{}"), orEmpty(mo, "annotations", "{}"), orEmpty(mc, "annotations", "{}"))
 	}
 	zero := zeroJSON(fr.Field)
-	return fmt.Sprintf("%s != %s", orEmpty(o, name, zero), orEmpty(c, name, zero))
+	return notDefaulted(fr.Field, o, c, fmt.Sprintf("%s != %s", orEmpty(o, name, zero), orEmpty(c, name, zero)))
+}
+
+// notDefaulted keeps the API server's defaulting out of a row's change: the
+// server applies the schema's default (+kubebuilder:default, +default) to a
+// field the request lacks before admission, so a field the old object (the
+// empty one on CREATE) lacks that now holds its default is not the caller's
+// write.
+func notDefaulted(f *model.Field, o, c, changed string) string {
+	d, ok := defaultOf(f)
+	if !ok {
+		return changed
+	}
+	name := quote(f.JSONName)
+	return fmt.Sprintf("(%s) && !(!%s && %s && %s[%s] == %s)", changed, present(o, f.JSONName), present(c, f.JSONName), c, name, d)
+}
+
+// defaultOf is a field's schema default as a CEL literal, as the CRD
+// writes it (controller-tools' Default and KubernetesDefault markers).
+func defaultOf(f *model.Field) (string, bool) {
+	var v any
+	switch m := f.Markers.Get("kubebuilder:default").(type) {
+	case crdmarkers.Default:
+		v = m.Value
+	default:
+		k, ok := f.Markers.Get("default").(crdmarkers.KubernetesDefault)
+		if !ok || k.Value == nil {
+			return "", false
+		}
+		v = k.Value
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return "", false
+	}
+	if f.Type.Kind == model.KindSlice && string(data) == "{}" {
+		data = []byte("[]") // as controller-tools writes an empty list default
+	}
+	var j any
+	if err := json.Unmarshal(data, &j); err != nil {
+		return "", false
+	}
+	return celLiteral(j), true
+}
+
+// celLiteral writes a JSON value as a CEL literal.
+func celLiteral(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return strconv.FormatInt(int64(x), 10)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case string:
+		return quote(x)
+	case []any:
+		items := make([]string, len(x))
+		for i, e := range x {
+			items[i] = celLiteral(e)
+		}
+		return "[" + strings.Join(items, ", ") + "]"
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		items := make([]string, len(keys))
+		for i, k := range keys {
+			items[i] = quote(k) + ": " + celLiteral(x[k])
+		}
+		return "{" + strings.Join(items, ", ") + "}"
+	}
+	return "null"
 }
 
 func zeroJSON(f *model.Field) string {
@@ -228,7 +311,10 @@ func shapeChanged(fr *model.FieldAccess, o, c string) string {
 		lo, lc := orEmpty(o, name, "[]"), orEmpty(c, name, "[]")
 		parts = append(parts, ptrFlip(lo, lc))
 	}
-	return strings.Join(parts, " || ")
+	if len(parts) == 0 {
+		return ""
+	}
+	return notDefaulted(fr.Field, o, c, strings.Join(parts, " || "))
 }
 
 // quote writes a CEL string literal.

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	"sigs.k8s.io/controller-tools/pkg/markers"
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/gen"
@@ -220,6 +222,63 @@ func TestAccessorsAreThePlugins(t *testing.T) {
 	} {
 		if got, want := fmt.Sprint(c.ours.ReturnTypes()), fmt.Sprint(c.theirs.ReturnTypes()); got != want {
 			t.Errorf("%T returns %s; the plugin's %T returns %s", c.ours, got, c.theirs, want)
+		}
+	}
+}
+
+// TestServerDefaultsAreNotWrites: the API server writes a field's schema
+// default into a request that lacks it before admission; that value is
+// not the caller's write, on CREATE (the old object is empty) and on
+// UPDATE (the old object lacks the field), while any other value, or the
+// default over a value the old object held, is.
+func TestServerDefaultsAreNotWrites(t *testing.T) {
+	tr := docType(t)
+	for _, r := range tr.Table {
+		switch r.Path {
+		case "secret":
+			r.Field.Field.Markers = markers.MarkerValues{"kubebuilder:default": {crdmarkers.Default{Value: "s3"}}}
+		case "tags":
+			r.Field.Field.Markers = markers.MarkerValues{"default": {crdmarkers.KubernetesDefault{Value: []any{"a", "b"}}}}
+		}
+	}
+	k := docKind(tr)
+	p, _ := Build(k, Checks(tr), DefaultSettings())
+	if errs := CompileErrors(p, Checks(tr)); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	v, err := evaluate.NewEvaluator(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	param := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "modelgen.io/v1alpha1", "kind": "AccessPolicy", "metadata": map[string]any{"name": "modelgen-access"}, "spec": map[string]any{}}}
+	gvr := schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Plural}
+	viewer := evaluate.UserInfo{Name: "vi", Groups: []string{"modelgen:role:viewer", "modelgen:tenant:t1"}}
+	doc := func(kv ...any) *unstructured.Unstructured {
+		m := map[string]any{"tenant": "t1"}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return &unstructured.Unstructured{Object: m}
+	}
+	for _, c := range []struct {
+		what     string
+		old, cur *unstructured.Unstructured
+		allowed  bool
+	}{
+		{"create with the defaulted secret", nil, doc("secret", "s3"), true},
+		{"create with another secret", nil, doc("secret", "x"), false},
+		{"create with the defaulted tags", nil, doc("tags", []any{"a", "b"}), true},
+		{"create with other tags", nil, doc("tags", []any{"a"}), false},
+		{"update defaulting a secret the old object lacked", doc(), doc("secret", "s3"), true},
+		{"update setting the default over another secret", doc("secret", "a"), doc("secret", "s3"), false},
+		{"update defaulting tags the old object lacked", doc(), doc("tags", []any{"a", "b"}), true},
+	} {
+		r := evaluate.Request{New: c.cur, Resource: gvr, Namespace: "x", User: viewer, Params: param}
+		if c.old != nil {
+			r.Old = c.old
+		}
+		if got := evaluate.Evaluate(v, r); got.Allowed != c.allowed {
+			t.Errorf("%s by a viewer (no write right): allowed %v, want %v %v", c.what, got.Allowed, c.allowed, got.Messages)
 		}
 	}
 }

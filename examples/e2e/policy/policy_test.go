@@ -254,10 +254,7 @@ func TestDeletesAreTenantScoped(t *testing.T) {
 	ctx := context.Background()
 	acmeAdmin := person(t, "acme", "tenant-admin")
 	globexAdmin := person(t, "globex", "tenant-admin")
-	// the policy takes effect asynchronously: wait for the first refusal
-	testkit.EventuallyNil(t, "a tenant-admin of globex creating an order of acme", func() error {
-		return refused(globexAdmin.Create(ctx, order("cross-tenant-delete", "acme")), "spec.tenantId is acme, the caller acts for tenant globex")
-	})
+	policyActive(t)
 	if err := acmeAdmin.Create(ctx, order("delete-me", "acme")); err != nil {
 		t.Fatal(err)
 	}
@@ -300,6 +297,65 @@ func TestDeletesAreTenantScoped(t *testing.T) {
 	}
 	if acme != 2 {
 		t.Errorf("after globex's deletecollection %d of acme's 2 orders are left", acme)
+	}
+}
+
+// policyActive waits for the policy to take effect (asynchronously after
+// it is created): for the first refusal.
+func policyActive(t *testing.T) {
+	t.Helper()
+	globexAdmin := person(t, "globex", "tenant-admin")
+	testkit.EventuallyNil(t, "a tenant-admin of globex creating an order of acme", func() error {
+		return refused(globexAdmin.Create(context.Background(), order("cross-tenant-probe", "acme")), "spec.tenantId is acme, the caller acts for tenant globex")
+	})
+}
+
+// initechClerk gives initech's clerks, through the AccessPolicy, the spec
+// fields an order is created with, and not spec.priority (which has a
+// schema default) nor metadata.
+func initechClerk(t *testing.T) client.Client {
+	t.Helper()
+	policyActive(t)
+	ctx := context.Background()
+	param := &unstructured.Unstructured{}
+	param.SetAPIVersion("modelgen.io/v1alpha1")
+	param.SetKind("AccessPolicy")
+	param.SetName("modelgen-access")
+	override := `{"spec":{"tenants":{"initech":{"types":{"payments.example.com/v1alpha1.PaymentOrder":{"clerk":{"read":["*"],"write":["spec.amount","spec.currency","spec.payerId","spec.payeeId","spec.method","spec.description"]}}}}}}}`
+	if err := admin.Patch(ctx, param, client.RawPatch(types.MergePatchType, []byte(override))); err != nil {
+		t.Fatal(err)
+	}
+	clerk := person(t, "initech", "clerk")
+	base := order("initech-base", "initech")
+	if err := admin.Get(ctx, client.ObjectKeyFromObject(base), &v1alpha1.PaymentOrder{}); err != nil {
+		if err := admin.Create(ctx, base); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testkit.EventuallyNil(t, "initech's clerk changing a description after the override", func() error {
+		return clerk.Patch(ctx, base, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"description":"clerk edit"}}`)))
+	})
+	return clerk
+}
+
+// TestServerDefaultsAreNotTheCallersWrites: the API server writes
+// spec.priority's default (5) into a create that lacks it before admission;
+// a clerk without a right on spec.priority can still create, and cannot
+// set another priority.
+func TestServerDefaultsAreNotTheCallersWrites(t *testing.T) {
+	ctx := context.Background()
+	clerk := initechClerk(t)
+	o := order("clerk-created", "initech")
+	if err := clerk.Create(ctx, o); err != nil {
+		t.Fatalf("initech's clerk creating an order without a priority: %v", err)
+	}
+	if o.Spec.Priority != 5 {
+		t.Errorf("stored priority %d: want the schema default 5 (is defaulting on?)", o.Spec.Priority)
+	}
+	p := order("clerk-priority", "initech")
+	p.Spec.Priority = 3
+	if err := refused(clerk.Create(ctx, p), "spec.priority may not be changed by initech-clerk"); err != nil {
+		t.Errorf("initech's clerk creating an order with priority 3: %v", err)
 	}
 }
 
