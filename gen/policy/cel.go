@@ -29,13 +29,14 @@ type Check struct {
 // Checks returns the validations of a type's field table, in table order:
 // one per row the API server can see change (a leaf, or a pointer, list or
 // map container whose shape changes). The tenant key is left to tenancy.
-func Checks(tr *model.TypeAccess) []Check {
+// s gives the bookkeeping metadata keys that are not governed.
+func Checks(tr *model.TypeAccess, s Settings) []Check {
 	var out []Check
 	for i, r := range tr.Table {
 		if i == tr.Tenant || hidden(tr, i) {
 			continue
 		}
-		b := &exprBuilder{tr: tr}
+		b := &exprBuilder{tr: tr, s: s}
 		changed := b.walk(chain(tr, i), 0, "variables.old", "variables.cur")
 		if changed == "" {
 			continue
@@ -93,6 +94,7 @@ func grants(tr *model.TypeAccess, row int) []string {
 // pointer or a missing element as the zero struct.
 type exprBuilder struct {
 	tr *model.TypeAccess
+	s  Settings
 	n  int
 }
 
@@ -115,7 +117,7 @@ func (b *exprBuilder) walk(rows []int, k int, o, c string) string {
 	name := fr.Field.JSONName
 	if last {
 		if fr.Nested == nil {
-			return leafChanged(fr, o, c)
+			return b.leafChanged(fr, o, c)
 		}
 		return shapeChanged(fr, o, c)
 	}
@@ -156,15 +158,46 @@ func entry(m, k string) string {
 // list or map compare absent as their zero value; a pointer, a list or map
 // without omitempty compare absent (nil) apart from any value. ObjectMeta
 // compares what its writers own: labels and annotations (the rest is the
-// API server's, the garbage collector's or the controllers').
-func leafChanged(fr *model.FieldAccess, o, c string) string {
+// API server's, the garbage collector's or the controllers'), without the
+// keys tools write for their bookkeeping.
+func (b *exprBuilder) leafChanged(fr *model.FieldAccess, o, c string) string {
 	name := fr.Field.JSONName
 	if isMeta(fr.Field.Type, "ObjectMeta") {
 		mo, mc := orEmpty(o, name, "{}"), orEmpty(c, name, "{}")
-		return fmt.Sprintf("%s != %s || %s != %s", orEmpty(mo, "labels", "{}"), orEmpty(mc, "labels", "{}"), orEmpty(mo, "annotations", "{}"), orEmpty(mc, "annotations", "{}"))
+		annotations := append([]string{LastApplied}, b.s.BookkeepingAnnotations...)
+		return mapChangedBut(orEmpty(mo, "labels", "{}"), orEmpty(mc, "labels", "{}"), b.s.BookkeepingLabels) + " || " +
+			mapChangedBut(orEmpty(mo, "annotations", "{}"), orEmpty(mc, "annotations", "{}"), annotations)
 	}
 	zero := zeroJSON(fr.Field)
 	return notDefaulted(fr.Field, o, c, fmt.Sprintf("%s != %s", orEmpty(o, name, zero), orEmpty(c, name, zero)))
+}
+
+// mapChangedBut holds when two string maps differ on a key other than the
+// given keys (a key ending in "/" or "*" is a prefix).
+func mapChangedBut(mo, mc string, keys []string) string {
+	if len(keys) == 0 {
+		return fmt.Sprintf("%s != %s", mo, mc)
+	}
+	var exact, prefixes []string
+	for _, k := range keys {
+		switch {
+		case strings.HasSuffix(k, "*"):
+			prefixes = append(prefixes, strings.TrimSuffix(k, "*"))
+		case strings.HasSuffix(k, "/"):
+			prefixes = append(prefixes, k)
+		default:
+			exact = append(exact, k)
+		}
+	}
+	var skip []string
+	if len(exact) > 0 {
+		skip = append(skip, "k in "+list(exact))
+	}
+	if len(prefixes) > 0 {
+		skip = append(skip, list(prefixes)+".exists(p, k.startsWith(p))")
+	}
+	governed := "!(" + strings.Join(skip, " || ") + ")"
+	return fmt.Sprintf("%s.exists(k, %s && (!(k in %s) || %s[k] != %s[k])) || %s.exists(k, %s && !(k in %s))", mo, governed, mc, mc, mo, mc, governed, mo)
 }
 
 // notDefaulted keeps the API server's defaulting out of a row's change: the

@@ -98,7 +98,7 @@ func KindOf(tr *model.TypeAccess) Kind {
 // policy's own expressions).
 func ForType(tr *model.TypeAccess, k Kind, s Settings) ([]byte, model.Diagnostics) {
 	var diags model.Diagnostics
-	checks := Checks(tr)
+	checks := Checks(tr, s)
 	p, b := Build(k, checks, s)
 	for _, e := range CompileErrors(p, checks) {
 		pos := tr.Type.Pos

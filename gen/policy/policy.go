@@ -32,7 +32,16 @@ type Settings struct {
 	ExemptGroups, ExemptUsers []string
 	// ParamName names the AccessPolicy that carries tenant overrides.
 	ParamName string
+	// BookkeepingAnnotations and BookkeepingLabels are metadata keys (a
+	// key ending in "/" or "*" is a prefix) that tools write for their own
+	// bookkeeping: not governed. LastApplied is always among the
+	// annotations.
+	BookkeepingAnnotations, BookkeepingLabels []string
 }
+
+// LastApplied is the annotation client-side kubectl apply writes on every
+// apply.
+const LastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
 // ServiceAccount gives roles to one user name (system:serviceaccount:<ns>:<name>).
 type ServiceAccount struct {

@@ -112,12 +112,12 @@ func TestLosingAWriteRightChangesThePolicy(t *testing.T) {
 	if string(before) == string(after) {
 		t.Fatal("the policy did not change when editor lost the write right on title")
 	}
-	for _, c := range Checks(tr) {
+	for _, c := range Checks(tr, DefaultSettings()) {
 		if c.Path == "title" && slices.Contains(c.Static, "editor") {
 			t.Errorf("title still writable by editor: %v", c.Static)
 		}
 	}
-	p, _ := Build(docKind(tr), Checks(tr), DefaultSettings())
+	p, _ := Build(docKind(tr), Checks(tr, DefaultSettings()), DefaultSettings())
 	found := false
 	for _, v := range p.Spec.Validations {
 		if strings.HasPrefix(v.MessageExpression, "'title may not") {
@@ -133,7 +133,7 @@ func TestLosingAWriteRightChangesThePolicy(t *testing.T) {
 // compiler refuses is reported with where it sits and the row it judges.
 func TestCompileErrorsNameTheExpression(t *testing.T) {
 	tr := docType(t)
-	checks := Checks(tr)
+	checks := Checks(tr, DefaultSettings())
 	p, _ := Build(docKind(tr), checks, DefaultSettings())
 	fields := len(p.Spec.Validations) - len(checks)
 	p.Spec.Validations[fields+1].Expression = "object.title +"
@@ -194,8 +194,8 @@ func TestTenantSources(t *testing.T) {
 	} {
 		s := DefaultSettings()
 		s.TenantFrom = c.from
-		p, _ := Build(k, Checks(tr), s)
-		if errs := CompileErrors(p, Checks(tr)); len(errs) > 0 {
+		p, _ := Build(k, Checks(tr, DefaultSettings()), s)
+		if errs := CompileErrors(p, Checks(tr, DefaultSettings())); len(errs) > 0 {
 			t.Fatal(errs)
 		}
 		v, err := evaluate.NewEvaluator(p)
@@ -242,8 +242,8 @@ func TestServerDefaultsAreNotWrites(t *testing.T) {
 		}
 	}
 	k := docKind(tr)
-	p, _ := Build(k, Checks(tr), DefaultSettings())
-	if errs := CompileErrors(p, Checks(tr)); len(errs) > 0 {
+	p, _ := Build(k, Checks(tr, DefaultSettings()), DefaultSettings())
+	if errs := CompileErrors(p, Checks(tr, DefaultSettings())); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	v, err := evaluate.NewEvaluator(p)
@@ -279,6 +279,81 @@ func TestServerDefaultsAreNotWrites(t *testing.T) {
 		}
 		if got := evaluate.Evaluate(v, r); got.Allowed != c.allowed {
 			t.Errorf("%s by a viewer (no write right): allowed %v, want %v %v", c.what, got.Allowed, c.allowed, got.Messages)
+		}
+	}
+}
+
+// metaTypes loads testdata/meta: kinds with ObjectMeta.
+func metaTypes(t *testing.T) map[string]*model.TypeAccess {
+	t.Helper()
+	m, err := model.Load(model.Config{Patterns: []string{"./testdata/meta"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Diags.HasErrors() {
+		t.Fatal(m.Diags)
+	}
+	out := map[string]*model.TypeAccess{}
+	for _, tr := range m.Access.Sorted() {
+		out[tr.Type.Name] = tr
+	}
+	return out
+}
+
+// TestBookkeepingMetadataIsNotGoverned: kubectl's last-applied annotation
+// and the configured bookkeeping keys (exact keys and prefixes) may change
+// with a field the caller may write; any other label or annotation is
+// still a metadata write.
+func TestBookkeepingMetadataIsNotGoverned(t *testing.T) {
+	tr := metaTypes(t)["Thing"]
+	if tr == nil {
+		t.Fatal("no Thing")
+	}
+	s := DefaultSettings()
+	s.BookkeepingAnnotations = []string{"argocd.argoproj.io/"}
+	s.BookkeepingLabels = []string{"kustomize.toolkit.fluxcd.io/", "tool.example.com/run-*", "owner-tool"}
+	k := KindOf(tr)
+	k.Group, k.Version, k.Plural = "meta.test.modelgen.io", "v1", "things"
+	checks := Checks(tr, s)
+	p, _ := Build(k, checks, s)
+	if errs := CompileErrors(p, checks); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	v, err := evaluate.NewEvaluator(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	param := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "modelgen.io/v1alpha1", "kind": "AccessPolicy", "metadata": map[string]any{"name": "modelgen-access"}, "spec": map[string]any{}}}
+	gvr := schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Plural}
+	clerk := evaluate.UserInfo{Name: "cl", Groups: []string{"modelgen:role:clerk", "modelgen:tenant:t1"}}
+	thing := func(note string, labels, annotations map[string]any) *unstructured.Unstructured {
+		md := map[string]any{"name": "a", "namespace": "x"}
+		if labels != nil {
+			md["labels"] = labels
+		}
+		if annotations != nil {
+			md["annotations"] = annotations
+		}
+		return &unstructured.Unstructured{Object: map[string]any{"metadata": md, "spec": map[string]any{"tenant": "t1", "note": note}}}
+	}
+	old := thing("a", map[string]any{"team": "x"}, map[string]any{LastApplied: "{}"})
+	for _, c := range []struct {
+		what                string
+		labels, annotations map[string]any
+		allowed             bool
+	}{
+		{"kubectl apply: last-applied changes", map[string]any{"team": "x"}, map[string]any{LastApplied: `{"spec":{"note":"b"}}`}, true},
+		{"Argo CD's tracking annotation added", map[string]any{"team": "x"}, map[string]any{LastApplied: "{}", "argocd.argoproj.io/tracking-id": "app:g/k:ns/n"}, true},
+		{"Flux's labels, an exact key and a * prefix", map[string]any{"team": "x", "kustomize.toolkit.fluxcd.io/name": "apps", "owner-tool": "y", "tool.example.com/run-id": "7"}, map[string]any{LastApplied: "{}"}, true},
+		{"last-applied removed", map[string]any{"team": "x"}, nil, true},
+		{"a governed label changes", map[string]any{"team": "y"}, map[string]any{LastApplied: `{"spec":{"note":"b"}}`}, false},
+		{"a governed label removed", nil, map[string]any{LastApplied: "{}"}, false},
+		{"a label only like a bookkeeping key", map[string]any{"team": "x", "owner-tool2": "y"}, map[string]any{LastApplied: "{}"}, false},
+		{"a governed annotation added", map[string]any{"team": "x"}, map[string]any{LastApplied: "{}", "note": "n"}, false},
+	} {
+		r := evaluate.Request{Old: old, New: thing("b", c.labels, c.annotations), Resource: gvr, Namespace: "x", User: clerk, Params: param}
+		if got := evaluate.Evaluate(v, r); got.Allowed != c.allowed {
+			t.Errorf("%s with a note change, by a clerk: allowed %v, want %v %v", c.what, got.Allowed, c.allowed, got.Messages)
 		}
 	}
 }

@@ -45,6 +45,8 @@ func SettingsOf(pk *model.Package, cfg gen.Config) (Settings, model.Diagnostics)
 	if cfg.PolicyExemptUsers != "" {
 		s.ExemptUsers = splitList(cfg.PolicyExemptUsers)
 	}
+	s.BookkeepingAnnotations = splitList(cfg.PolicyBookkeepingAnnotations)
+	s.BookkeepingLabels = splitList(cfg.PolicyBookkeepingLabels)
 	for _, item := range splitList(cfg.PolicyServiceAccounts) {
 		sa, roles, ok := strings.Cut(item, "=")
 		ns, name, okName := strings.Cut(sa, "/")

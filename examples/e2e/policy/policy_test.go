@@ -10,6 +10,7 @@ package policy_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -356,6 +357,42 @@ func TestServerDefaultsAreNotTheCallersWrites(t *testing.T) {
 	p.Spec.Priority = 3
 	if err := refused(clerk.Create(ctx, p), "spec.priority may not be changed by initech-clerk"); err != nil {
 		t.Errorf("initech's clerk creating an order with priority 3: %v", err)
+	}
+}
+
+// TestKubectlApplyBookkeeping: client-side kubectl apply writes the
+// last-applied-configuration annotation on every apply, Argo CD and Flux
+// write tracking metadata (the payments modelgen.yaml lists their keys):
+// none of it is a governed metadata write, so initech's clerk, who may write
+// spec.description but not metadata, applies a description; the same apply
+// changing a governed label is refused.
+func TestKubectlApplyBookkeeping(t *testing.T) {
+	ctx := context.Background()
+	clerk := initechClerk(t)
+	target := order("initech-base", "initech")
+	apply := func(labels, annotations map[string]string, description string) error {
+		annotations["kubectl.kubernetes.io/last-applied-configuration"] = fmt.Sprintf(`{"apiVersion":"payments.example.com/v1alpha1","kind":"PaymentOrder","spec":{"description":%q}}`, description)
+		body, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": labels, "annotations": annotations}, "spec": map[string]any{"description": description}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return clerk.Patch(ctx, target, client.RawPatch(types.MergePatchType, body))
+	}
+	if err := apply(map[string]string{}, map[string]string{}, "applied once"); err != nil {
+		t.Errorf("a kubectl apply of the description by initech's clerk: %v", err)
+	}
+	if err := apply(map[string]string{"kustomize.toolkit.fluxcd.io/name": "orders"}, map[string]string{"argocd.argoproj.io/tracking-id": "orders:payments.example.com/PaymentOrder:orders/initech-base"}, "applied by a tool"); err != nil {
+		t.Errorf("an apply with Flux's label and Argo CD's annotation: %v", err)
+	}
+	if err := refused(apply(map[string]string{"team": "billing"}, map[string]string{}, "applied with a label"), "metadata may not be changed by initech-clerk"); err != nil {
+		t.Errorf("an apply that also changes a governed label: %v", err)
+	}
+	var got v1alpha1.PaymentOrder
+	if err := admin.Get(ctx, client.ObjectKeyFromObject(target), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Description != "applied by a tool" || got.Labels["team"] != "" {
+		t.Errorf("stored: description %q, labels %v", got.Spec.Description, got.Labels)
 	}
 }
 

@@ -55,7 +55,7 @@ func docPolicy(t testing.TB) (*admissionv1.ValidatingAdmissionPolicy, *model.Typ
 		}
 		k := policy.KindOf(tr)
 		k.Group, k.Version, k.Plural = gvr.Group, gvr.Version, gvr.Resource
-		checks := policy.Checks(tr)
+		checks := policy.Checks(tr, settings())
 		p, _ := policy.Build(k, checks, settings())
 		if errs := policy.CompileErrors(p, checks); len(errs) > 0 {
 			t.Fatal(errs)
@@ -469,7 +469,7 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 // is not an accident of expressions that never fire.
 func TestPolicyMutations(t *testing.T) {
 	base, tr := docPolicy(t)
-	checks := policy.Checks(tr)
+	checks := policy.Checks(tr, settings())
 	fields := len(base.Spec.Validations) - len(checks)
 	old := tt.Doc{Tenant: "t1", Items: []tt.Item{{SKU: "a"}}, Refs: []*tt.Item{{SKU: "a"}}, ByKey: map[string]tt.Item{"k": {}}, Reviewer: &tt.Person{}}
 	cases := []struct {
