@@ -357,3 +357,27 @@ func TestBookkeepingMetadataIsNotGoverned(t *testing.T) {
 		}
 	}
 }
+// TestTenantFromNamespaceNeedsANamespacedKind: a cluster-scoped kind has
+// no namespace to take the tenant from; the policy would refuse every
+// write, so it is an error at the type.
+func TestTenantFromNamespaceNeedsANamespacedKind(t *testing.T) {
+	types := metaTypes(t)
+	s := DefaultSettings()
+	s.TenantFrom = TenantFromNamespace
+	tr := types["Global"]
+	data, diags := ForType(tr, KindOf(tr), s)
+	if data != nil || !diags.HasErrors() {
+		t.Fatalf("a cluster-scoped kind with policyTenantFrom namespace: written, diagnostics %v", diags)
+	}
+	var msgs []string
+	for _, d := range diags {
+		msgs = append(msgs, d.String())
+	}
+	got := strings.Join(msgs, "\n")
+	if !strings.Contains(got, "types.go:") || !strings.Contains(got, "policyTenantFrom") || !strings.Contains(got, "cluster-scoped") {
+		t.Errorf("the error does not name the setting and the type's position: %s", got)
+	}
+	if _, diags := ForType(types["Thing"], KindOf(types["Thing"]), s); diags.HasErrors() {
+		t.Errorf("a namespaced kind: %v", diags)
+	}
+}
