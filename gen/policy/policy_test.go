@@ -357,6 +357,7 @@ func TestBookkeepingMetadataIsNotGoverned(t *testing.T) {
 		}
 	}
 }
+
 // TestTenantFromNamespaceNeedsANamespacedKind: a cluster-scoped kind has
 // no namespace to take the tenant from; the policy would refuse every
 // write, so it is an error at the type.
