@@ -259,12 +259,60 @@ func mustRound(in, out any) {
 }
 
 // served is the object as the API server holds it: JSON, with the nulls
-// of fields pruned (a field that is not nullable loses its null).
+// of fields pruned (a field that is not nullable loses its null) and the
+// schema default of every Item's note written where it is absent.
 func served(d tt.Doc) *unstructured.Unstructured {
 	var m map[string]any
 	mustRound(d, &m)
 	pruneNulls(m)
+	defaultNotes(m, nil)
 	return &unstructured.Unstructured{Object: m}
+}
+
+// noteDefault is Item.Note's +kubebuilder:default.
+const noteDefault = "n"
+
+// defaultNotes writes noteDefault into every Item of m that lacks a note
+// (old nil), or only into those at a place (index, key) where old holds an
+// Item: what the caller wrote, as Go judges it, is the server's object
+// without the defaults it put into Items the old object lacked.
+func defaultNotes(m, old map[string]any) {
+	fill := func(e any, had bool) {
+		if it, ok := e.(map[string]any); ok && (old == nil || had) {
+			if _, ok := it["note"]; !ok {
+				it["note"] = noteDefault
+			}
+		}
+	}
+	for _, k := range []string{"items", "refs", "pair", "lines"} {
+		l, _ := m[k].([]any)
+		ol, _ := old[k].([]any)
+		for i, e := range l {
+			fill(e, i < len(ol) && ol[i] != nil)
+		}
+	}
+	for _, k := range []string{"byKey", "ptrByKey"} {
+		mm, _ := m[k].(map[string]any)
+		om, _ := old[k].(map[string]any)
+		for key, e := range mm {
+			fill(e, om[key] != nil)
+		}
+	}
+}
+
+// written is cur as Go judges the caller's write against old: the server's
+// object, without the defaults it put into Items old lacks (all of them on
+// CREATE).
+func written(cur tt.Doc, old *tt.Doc) map[string]any {
+	var m map[string]any
+	mustRound(cur, &m)
+	pruneNulls(m)
+	o := map[string]any{}
+	if old != nil {
+		o = served(*old).Object
+	}
+	defaultNotes(m, o)
+	return m
 }
 
 func pruneNulls(v any) {
@@ -367,7 +415,9 @@ func (p pair) String() string {
 
 // goVerdict is CheckWrite on the objects as the server holds them (a
 // field JSON skips does not reach it, nulls of fields are pruned), as a
-// guard in the server's path would decode them.
+// guard in the server's path would decode them, except for the defaults
+// the server wrote into Items the old object lacked: those are not the
+// caller's write (written).
 func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 	pol, err := rbac.NewPolicy(p.doc, tbl)
 	if err != nil {
@@ -378,7 +428,7 @@ func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 	if p.cur == nil { // a delete writes no field: the tenant rules alone
 		mustRound(served(*p.old).Object, &cur)
 	} else {
-		mustRound(served(*p.cur).Object, &cur)
+		mustRound(written(*p.cur, p.old), &cur)
 	}
 	var old *tt.Doc
 	if p.old != nil {
