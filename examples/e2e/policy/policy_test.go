@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +28,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -394,6 +397,68 @@ func TestKubectlApplyBookkeeping(t *testing.T) {
 	if got.Spec.Description != "applied by a tool" || got.Labels["team"] != "" {
 		t.Errorf("stored: description %q, labels %v", got.Spec.Description, got.Labels)
 	}
+}
+
+// TestKubectlApplyByAClerk runs kubectl itself: client-side apply creates
+// the order with its last-applied annotation, applies a new description,
+// and is refused an apply that adds a governed label.
+func TestKubectlApplyByAClerk(t *testing.T) {
+	kubectl, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Skip("no kubectl on PATH (TestKubectlApplyBookkeeping sends the same patches)")
+	}
+	initechClerk(t)
+	kc := kubeconfig(t, "initech-clerk", "modelgen:tenant:initech", "modelgen:role:clerk")
+	apply := func(description, labels string) (string, error) {
+		manifest := fmt.Sprintf(`apiVersion: payments.example.com/v1alpha1
+kind: PaymentOrder
+metadata:
+  name: applied-order
+  namespace: %s
+  labels: {%s}
+spec: {amount: 12.5, currency: EUR, payerId: DE89370400440532, payeeId: FR14200410100505, tenantId: initech, method: sepa, description: %q}
+`, ns, labels, description)
+		cmd := exec.Command(kubectl, "--kubeconfig", kc, "apply", "-f", "-")
+		cmd.Stdin = strings.NewReader(manifest)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := apply("first", ""); err != nil {
+		t.Fatalf("kubectl apply creating an order as initech's clerk: %v\n%s", err, out)
+	}
+	if out, err := apply("second", ""); err != nil {
+		t.Errorf("kubectl apply of a new description as initech's clerk: %v\n%s", err, out)
+	}
+	out, err := apply("third", "team: billing")
+	if err == nil || !strings.Contains(out, "metadata may not be changed by initech-clerk") {
+		t.Errorf("kubectl apply adding a governed label: %v\n%s", err, out)
+	}
+	var got v1alpha1.PaymentOrder
+	if err := admin.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "applied-order"}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Description != "second" || got.Annotations["kubectl.kubernetes.io/last-applied-configuration"] == "" {
+		t.Errorf("stored: description %q, annotations %v", got.Spec.Description, got.Annotations)
+	}
+}
+
+// kubeconfig writes a kubeconfig for the test's API server that acts as
+// the user, through impersonation of the admin's credentials.
+func kubeconfig(t *testing.T, user string, groups ...string) string {
+	t.Helper()
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["envtest"] = &clientcmdapi.Cluster{Server: restConfig.Host, CertificateAuthorityData: restConfig.CAData}
+	cfg.AuthInfos["caller"] = &clientcmdapi.AuthInfo{
+		ClientCertificateData: restConfig.CertData, ClientKeyData: restConfig.KeyData, Token: restConfig.BearerToken,
+		Impersonate: user, ImpersonateGroups: groups,
+	}
+	cfg.Contexts["envtest"] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "caller"}
+	cfg.CurrentContext = "envtest"
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // TestBindingIsWhatEnforces: without the binding nothing is refused (the
