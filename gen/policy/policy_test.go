@@ -152,20 +152,24 @@ func TestCompileErrorsNameTheExpression(t *testing.T) {
 
 func TestSettingsOfRefusesMistakes(t *testing.T) {
 	pk := &model.Package{Dir: "/m/api"}
-	cfg := gen.Config{PolicyTenantFrom: "header", PolicyServiceAccounts: "sys/op=Admin,broken", Policy: "sometimes"}
+	cfg := gen.Config{PolicyTenantFrom: "header", PolicyServiceAccounts: "sys/op=Admin,broken", Policy: "sometimes", PolicyBookkeepingLabels: "*,ok.io/", PolicyBookkeepingAnnotations: "a b"}
 	_, diags := SettingsOf(pk, cfg)
 	var msgs []string
 	for _, d := range diags {
 		msgs = append(msgs, d.String())
 	}
 	got := strings.Join(msgs, "\n")
-	for _, want := range []string{`"policy": "sometimes"`, `"policyTenantFrom": "header"`, `invalid role name "Admin"`, `"broken": want namespace/name=role|role`, "/m/api/modelgen.yaml:1:1"} {
+	for _, want := range []string{`"policy": "sometimes"`, `"policyTenantFrom": "header"`, `invalid role name "Admin"`, `"broken": want namespace/name=role|role`, "/m/api/modelgen.yaml:1:1", `"policyBookkeepingLabels": "*": want a label`, `"policyBookkeepingAnnotations": "a b"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in\n%s", want, got)
 		}
 	}
-	s, diags := SettingsOf(pk, gen.Config{PolicyServiceAccounts: "payments-system/op=operator|auditor", PolicyExemptGroups: "-"})
-	if diags.HasErrors() || len(s.ExemptGroups) != 0 || s.ServiceAccounts[0].User != "system:serviceaccount:payments-system:op" || len(s.ServiceAccounts[0].Roles) != 2 {
+	if strings.Contains(got, "ok.io/") {
+		t.Errorf("a prefix refused:\n%s", got)
+	}
+	s, diags := SettingsOf(pk, gen.Config{PolicyServiceAccounts: "payments-system/op=operator|auditor", PolicyExemptGroups: "-", PolicyBookkeepingLabels: "kustomize.toolkit.fluxcd.io/, team-*", PolicyBookkeepingAnnotations: "argocd.argoproj.io/tracking-id"})
+	if diags.HasErrors() || len(s.ExemptGroups) != 0 || s.ServiceAccounts[0].User != "system:serviceaccount:payments-system:op" || len(s.ServiceAccounts[0].Roles) != 2 ||
+		!slices.Equal(s.BookkeepingLabels, []string{"kustomize.toolkit.fluxcd.io/", "team-*"}) || !slices.Equal(s.BookkeepingAnnotations, []string{"argocd.argoproj.io/tracking-id"}) {
 		t.Errorf("settings %+v, %v", s, diags)
 	}
 }
