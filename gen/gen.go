@@ -103,6 +103,14 @@ type Config struct {
 	// system:serviceaccounts:kube-system and system:kube-controller-manager.
 	PolicyExemptGroups string `json:"policyExemptGroups"`
 	PolicyExemptUsers  string `json:"policyExemptUsers"`
+	// PolicyBookkeepingAnnotations and PolicyBookkeepingLabels are the
+	// metadata keys tools write for their own bookkeeping, which the
+	// policies do not govern (comma-separated; a key ending in "/" or "*"
+	// is a prefix). kubectl.kubernetes.io/last-applied-configuration is
+	// never governed. Examples: argocd.argoproj.io/ (Argo CD's tracking
+	// annotation), kustomize.toolkit.fluxcd.io/ (Flux's labels).
+	PolicyBookkeepingAnnotations string `json:"policyBookkeepingAnnotations"`
+	PolicyBookkeepingLabels      string `json:"policyBookkeepingLabels"`
 	// PolicyParamName names the AccessPolicy the bindings read
 	// (default modelgen-access).
 	PolicyParamName string `json:"policyParamName"`

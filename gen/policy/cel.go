@@ -1,9 +1,15 @@
 package policy
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
+
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 
 	"github.com/modelgen/modelgen/model"
 )
@@ -14,7 +20,7 @@ import (
 type Check struct {
 	Row     int
 	Path    string   // the table path ("spec.items[].price")
-	Changed string   // CEL: object and variables.old differ on the row
+	Changed string   // CEL: variables.cur (the object) and variables.old differ on the row
 	Static  []string // roles the tags let write the row (through its containers)
 	Grants  []string // policy paths whose grant covers the row (itself, containers, contents)
 	Pos     model.Pos
@@ -23,14 +29,15 @@ type Check struct {
 // Checks returns the validations of a type's field table, in table order:
 // one per row the API server can see change (a leaf, or a pointer, list or
 // map container whose shape changes). The tenant key is left to tenancy.
-func Checks(tr *model.TypeAccess) []Check {
+// s gives the bookkeeping metadata keys that are not governed.
+func Checks(tr *model.TypeAccess, s Settings) []Check {
 	var out []Check
 	for i, r := range tr.Table {
 		if i == tr.Tenant || hidden(tr, i) {
 			continue
 		}
-		b := &exprBuilder{tr: tr}
-		changed := b.walk(chain(tr, i), 0, "variables.old", "object")
+		b := &exprBuilder{tr: tr, s: s}
+		changed := b.walk(chain(tr, i), 0, "variables.old", "variables.cur")
 		if changed == "" {
 			continue
 		}
@@ -87,6 +94,7 @@ func grants(tr *model.TypeAccess, row int) []string {
 // pointer or a missing element as the zero struct.
 type exprBuilder struct {
 	tr *model.TypeAccess
+	s  Settings
 	n  int
 }
 
@@ -109,7 +117,7 @@ func (b *exprBuilder) walk(rows []int, k int, o, c string) string {
 	name := fr.Field.JSONName
 	if last {
 		if fr.Nested == nil {
-			return leafChanged(fr, o, c)
+			return b.leafChanged(fr, o, c)
 		}
 		return shapeChanged(fr, o, c)
 	}
@@ -150,15 +158,123 @@ func entry(m, k string) string {
 // list or map compare absent as their zero value; a pointer, a list or map
 // without omitempty compare absent (nil) apart from any value. ObjectMeta
 // compares what its writers own: labels and annotations (the rest is the
-// API server's, the garbage collector's or the controllers').
-func leafChanged(fr *model.FieldAccess, o, c string) string {
+// API server's, the garbage collector's or the controllers'), without the
+// keys tools write for their bookkeeping.
+func (b *exprBuilder) leafChanged(fr *model.FieldAccess, o, c string) string {
 	name := fr.Field.JSONName
 	if isMeta(fr.Field.Type, "ObjectMeta") {
 		mo, mc := orEmpty(o, name, "{}"), orEmpty(c, name, "{}")
-		return fmt.Sprintf("%s != %s || %s != %s", orEmpty(mo, "labels", "{}"), orEmpty(mc, "labels", "{}"), orEmpty(mo, "annotations", "{}"), orEmpty(mc, "annotations", "{}"))
+		annotations := append([]string{LastApplied}, b.s.BookkeepingAnnotations...)
+		return mapChangedBut(orEmpty(mo, "labels", "{}"), orEmpty(mc, "labels", "{}"), b.s.BookkeepingLabels) + " || " +
+			mapChangedBut(orEmpty(mo, "annotations", "{}"), orEmpty(mc, "annotations", "{}"), annotations)
 	}
 	zero := zeroJSON(fr.Field)
-	return fmt.Sprintf("%s != %s", orEmpty(o, name, zero), orEmpty(c, name, zero))
+	return notDefaulted(fr.Field, o, c, fmt.Sprintf("%s != %s", orEmpty(o, name, zero), orEmpty(c, name, zero)))
+}
+
+// mapChangedBut holds when two string maps differ on a key other than the
+// given keys (a key ending in "/" or "*" is a prefix).
+func mapChangedBut(mo, mc string, keys []string) string {
+	if len(keys) == 0 {
+		return fmt.Sprintf("%s != %s", mo, mc)
+	}
+	var exact, prefixes []string
+	for _, k := range keys {
+		switch {
+		case strings.HasSuffix(k, "*"):
+			prefixes = append(prefixes, strings.TrimSuffix(k, "*"))
+		case strings.HasSuffix(k, "/"):
+			prefixes = append(prefixes, k)
+		default:
+			exact = append(exact, k)
+		}
+	}
+	var skip []string
+	if len(exact) > 0 {
+		skip = append(skip, "k in "+list(exact))
+	}
+	if len(prefixes) > 0 {
+		skip = append(skip, list(prefixes)+".exists(p, k.startsWith(p))")
+	}
+	governed := "!(" + strings.Join(skip, " || ") + ")"
+	return fmt.Sprintf("%s.exists(k, %s && (!(k in %s) || %s[k] != %s[k])) || %s.exists(k, %s && !(k in %s))", mo, governed, mc, mc, mo, mc, governed, mo)
+}
+
+// notDefaulted keeps the API server's defaulting out of a row's change: the
+// server applies the schema's default (+kubebuilder:default, +default) to a
+// field the request lacks before admission, so a field the old object (the
+// empty one on CREATE) lacks that now holds its default is not the caller's
+// write.
+func notDefaulted(f *model.Field, o, c, changed string) string {
+	d, ok := defaultOf(f)
+	if !ok {
+		return changed
+	}
+	name := quote(f.JSONName)
+	return fmt.Sprintf("(%s) && !(!%s && %s && %s[%s] == %s)", changed, present(o, f.JSONName), present(c, f.JSONName), c, name, d)
+}
+
+// defaultOf is a field's schema default as a CEL literal, as the CRD
+// writes it (controller-tools' Default and KubernetesDefault markers).
+func defaultOf(f *model.Field) (string, bool) {
+	var v any
+	switch m := f.Markers.Get("kubebuilder:default").(type) {
+	case crdmarkers.Default:
+		v = m.Value
+	default:
+		k, ok := f.Markers.Get("default").(crdmarkers.KubernetesDefault)
+		if !ok || k.Value == nil {
+			return "", false
+		}
+		v = k.Value
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return "", false
+	}
+	if f.Type.Kind == model.KindSlice && string(data) == "{}" {
+		data = []byte("[]") // as controller-tools writes an empty list default
+	}
+	var j any
+	if err := json.Unmarshal(data, &j); err != nil {
+		return "", false
+	}
+	return celLiteral(j), true
+}
+
+// celLiteral writes a JSON value as a CEL literal.
+func celLiteral(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return strconv.FormatInt(int64(x), 10)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case string:
+		return quote(x)
+	case []any:
+		items := make([]string, len(x))
+		for i, e := range x {
+			items[i] = celLiteral(e)
+		}
+		return "[" + strings.Join(items, ", ") + "]"
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		items := make([]string, len(keys))
+		for i, k := range keys {
+			items[i] = quote(k) + ": " + celLiteral(x[k])
+		}
+		return "{" + strings.Join(items, ", ") + "}"
+	}
+	return "null"
 }
 
 func zeroJSON(f *model.Field) string {
@@ -228,7 +344,10 @@ func shapeChanged(fr *model.FieldAccess, o, c string) string {
 		lo, lc := orEmpty(o, name, "[]"), orEmpty(c, name, "[]")
 		parts = append(parts, ptrFlip(lo, lc))
 	}
-	return strings.Join(parts, " || ")
+	if len(parts) == 0 {
+		return ""
+	}
+	return notDefaulted(fr.Field, o, c, strings.Join(parts, " || "))
 }
 
 // quote writes a CEL string literal.

@@ -98,7 +98,14 @@ func KindOf(tr *model.TypeAccess) Kind {
 // policy's own expressions).
 func ForType(tr *model.TypeAccess, k Kind, s Settings) ([]byte, model.Diagnostics) {
 	var diags model.Diagnostics
-	checks := Checks(tr)
+	if r := tr.Type.Resource; s.TenantFrom == TenantFromNamespace && r != nil && !r.Namespaced {
+		// every request of a cluster-scoped kind has the namespace "": the
+		// policy would refuse every write
+		diags.Errorf(tr.Type.Pos, "policy: %s is cluster-scoped: it has no namespace to take the tenant from (setting \"policyTenantFrom\": namespace, in %s); take the tenant from a group or a user extra, or make the kind namespaced",
+			tr.Type.Name, filepath.Join(tr.Type.Pkg.Dir, "modelgen.yaml"))
+		return nil, diags
+	}
+	checks := Checks(tr, s)
 	p, b := Build(k, checks, s)
 	for _, e := range CompileErrors(p, checks) {
 		pos := tr.Type.Pos

@@ -32,7 +32,16 @@ type Settings struct {
 	ExemptGroups, ExemptUsers []string
 	// ParamName names the AccessPolicy that carries tenant overrides.
 	ParamName string
+	// BookkeepingAnnotations and BookkeepingLabels are metadata keys (a
+	// key ending in "/" or "*" is a prefix) that tools write for their own
+	// bookkeeping: not governed. LastApplied is always among the
+	// annotations.
+	BookkeepingAnnotations, BookkeepingLabels []string
 }
+
+// LastApplied is the annotation client-side kubectl apply writes on every
+// apply.
+const LastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
 // ServiceAccount gives roles to one user name (system:serviceaccount:<ns>:<name>).
 type ServiceAccount struct {
@@ -104,7 +113,7 @@ func Build(k Kind, checks []Check, s Settings) (*admissionv1.ValidatingAdmission
 			MatchConstraints: &admissionv1.MatchResources{
 				MatchPolicy: &equivalent,
 				ResourceRules: []admissionv1.NamedRuleWithOperations{{RuleWithOperations: admissionv1.RuleWithOperations{
-					Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update},
+					Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update, admissionv1.Delete},
 					Rule:       admissionv1.Rule{APIGroups: []string{k.Group}, APIVersions: []string{k.Version}, Resources: resources},
 				}}},
 			},
@@ -188,10 +197,13 @@ func variables(k Kind, s Settings) []admissionv1.Variable {
 	over := fmt.Sprintf("has(params.spec) && has(params.spec.tenants) && variables.tenant in params.spec.tenants && has(params.spec.tenants[variables.tenant].types) && %s in params.spec.tenants[variables.tenant].types ? params.spec.tenants[variables.tenant].types[%s] : {}", quote(k.TypeName), quote(k.TypeName))
 	return []admissionv1.Variable{
 		v("old", "oldObject != null ? oldObject : {}"),
+		// a DELETE has no object: it is judged as an update that changes
+		// nothing (the tenant rules alone)
+		v("cur", "object != null ? object : variables.old"),
 		v("roles", roles),
 		v("rolesText", "size(variables.roles) == 0 ? 'no role' : 'roles ' + variables.roles.join(', ')"),
 		v("allTenants", allTenants),
-		v("newTenant", tenantOf("object", k.TenantSegments)),
+		v("newTenant", tenantOf("variables.cur", k.TenantSegments)),
 		v("oldTenant", "oldObject != null ? "+tenantOf("oldObject", k.TenantSegments)+" : variables.newTenant"),
 		v("callerTenants", tenants),
 		v("tenant", "variables.allTenants ? variables.oldTenant : (size(variables.callerTenants) == 1 ? variables.callerTenants[0] : '')"),

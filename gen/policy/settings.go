@@ -45,6 +45,19 @@ func SettingsOf(pk *model.Package, cfg gen.Config) (Settings, model.Diagnostics)
 	if cfg.PolicyExemptUsers != "" {
 		s.ExemptUsers = splitList(cfg.PolicyExemptUsers)
 	}
+	s.BookkeepingAnnotations = splitList(cfg.PolicyBookkeepingAnnotations)
+	s.BookkeepingLabels = splitList(cfg.PolicyBookkeepingLabels)
+	for _, set := range []struct {
+		name string
+		keys []string
+	}{{"policyBookkeepingAnnotations", s.BookkeepingAnnotations}, {"policyBookkeepingLabels", s.BookkeepingLabels}} {
+		name := set.name
+		for _, k := range set.keys {
+			if !metadataKey.MatchString(strings.TrimSuffix(k, "*")) {
+				diags.Errorf(at, "setting %q: %q: want a label or annotation key, or a prefix of one ending in / or * (not every key)", name, k)
+			}
+		}
+	}
 	for _, item := range splitList(cfg.PolicyServiceAccounts) {
 		sa, roles, ok := strings.Cut(item, "=")
 		ns, name, okName := strings.Cut(sa, "/")
@@ -63,6 +76,10 @@ func SettingsOf(pk *model.Package, cfg gen.Config) (Settings, model.Diagnostics)
 	}
 	return s, diags
 }
+
+// metadataKey is the characters of label and annotation keys, at least
+// one: a bookkeeping prefix never covers every key.
+var metadataKey = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
 
 // roleName is the access tags' role grammar (a DNS-1123 label).
 var roleName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)

@@ -10,8 +10,10 @@ package policy_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,6 +28,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -243,6 +247,218 @@ func TestTenantIsolationAndFieldWrites(t *testing.T) {
 	if err := refused(patch(acmeAuditor, false, `{"spec":{"priority":3}}`), "spec.priority may not be changed by acme-auditor"); err != nil {
 		t.Errorf("the override grants only the description: %v", err)
 	}
+}
+
+// TestDeletesAreTenantScoped: a DELETE is judged by the tenant rules alone
+// (docs/admission-policy.md): another tenant's admin may not delete an
+// order, its own may, and a DELETECOLLECTION in a namespace shared by
+// tenants (the server admits each object's delete as a DELETE) leaves the
+// other tenant's orders.
+func TestDeletesAreTenantScoped(t *testing.T) {
+	ctx := context.Background()
+	acmeAdmin := person(t, "acme", "tenant-admin")
+	globexAdmin := person(t, "globex", "tenant-admin")
+	policyActive(t)
+	if err := acmeAdmin.Create(ctx, order("delete-me", "acme")); err != nil {
+		t.Fatal(err)
+	}
+	if err := refused(globexAdmin.Delete(ctx, order("delete-me", "acme")), "spec.tenantId is acme, the caller acts for tenant globex"); err != nil {
+		t.Errorf("the tenant-admin of globex deleting acme's order: %v", err)
+	}
+	if err := refused(as(t, "drifter", "modelgen:role:tenant-admin").Delete(ctx, order("delete-me", "acme")), "drifter has no tenant"); err != nil {
+		t.Errorf("a caller without a tenant deleting: %v", err)
+	}
+	if err := acmeAdmin.Delete(ctx, order("delete-me", "acme")); err != nil {
+		t.Errorf("the tenant-admin of acme deleting acme's order: %v", err)
+	}
+
+	bulk := map[string]string{"batch": "shared"}
+	for _, o := range []struct {
+		name, tenant string
+		c            client.Client
+	}{{"bulk-acme-1", "acme", acmeAdmin}, {"bulk-acme-2", "acme", acmeAdmin}, {"bulk-globex-1", "globex", globexAdmin}} {
+		po := order(o.name, o.tenant)
+		po.Labels = bulk
+		if err := o.c.Create(ctx, po); err != nil {
+			t.Fatalf("creating %s: %v", o.name, err)
+		}
+	}
+	// the server deletes object by object and stops at the first refusal;
+	// whatever it deleted first, acme's orders stay
+	err := globexAdmin.DeleteAllOf(ctx, &v1alpha1.PaymentOrder{}, client.InNamespace(ns), client.MatchingLabels(bulk))
+	if e := refused(err, "the caller acts for tenant globex"); e != nil {
+		t.Errorf("a deletecollection by globex over acme's orders: %v", e)
+	}
+	var left v1alpha1.PaymentOrderList
+	if err := admin.List(ctx, &left, client.InNamespace(ns), client.MatchingLabels(bulk)); err != nil {
+		t.Fatal(err)
+	}
+	acme := 0
+	for _, o := range left.Items {
+		if o.Spec.TenantID == "acme" && o.DeletionTimestamp == nil {
+			acme++
+		}
+	}
+	if acme != 2 {
+		t.Errorf("after globex's deletecollection %d of acme's 2 orders are left", acme)
+	}
+}
+
+// policyActive waits for the policy to take effect (asynchronously after
+// it is created): for the first refusal.
+func policyActive(t *testing.T) {
+	t.Helper()
+	globexAdmin := person(t, "globex", "tenant-admin")
+	testkit.EventuallyNil(t, "a tenant-admin of globex creating an order of acme", func() error {
+		return refused(globexAdmin.Create(context.Background(), order("cross-tenant-probe", "acme")), "spec.tenantId is acme, the caller acts for tenant globex")
+	})
+}
+
+// initechClerk gives initech's clerks, through the AccessPolicy, the spec
+// fields an order is created with, and not spec.priority (which has a
+// schema default) nor metadata.
+func initechClerk(t *testing.T) client.Client {
+	t.Helper()
+	policyActive(t)
+	ctx := context.Background()
+	param := &unstructured.Unstructured{}
+	param.SetAPIVersion("modelgen.io/v1alpha1")
+	param.SetKind("AccessPolicy")
+	param.SetName("modelgen-access")
+	override := `{"spec":{"tenants":{"initech":{"types":{"payments.example.com/v1alpha1.PaymentOrder":{"clerk":{"read":["*"],"write":["spec.amount","spec.currency","spec.payerId","spec.payeeId","spec.method","spec.description"]}}}}}}}`
+	if err := admin.Patch(ctx, param, client.RawPatch(types.MergePatchType, []byte(override))); err != nil {
+		t.Fatal(err)
+	}
+	clerk := person(t, "initech", "clerk")
+	base := order("initech-base", "initech")
+	if err := admin.Get(ctx, client.ObjectKeyFromObject(base), &v1alpha1.PaymentOrder{}); err != nil {
+		if err := admin.Create(ctx, base); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testkit.EventuallyNil(t, "initech's clerk changing a description after the override", func() error {
+		return clerk.Patch(ctx, base, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"description":"clerk edit"}}`)))
+	})
+	return clerk
+}
+
+// TestServerDefaultsAreNotTheCallersWrites: the API server writes
+// spec.priority's default (5) into a create that lacks it before admission;
+// a clerk without a right on spec.priority can still create, and cannot
+// set another priority.
+func TestServerDefaultsAreNotTheCallersWrites(t *testing.T) {
+	ctx := context.Background()
+	clerk := initechClerk(t)
+	o := order("clerk-created", "initech")
+	if err := clerk.Create(ctx, o); err != nil {
+		t.Fatalf("initech's clerk creating an order without a priority: %v", err)
+	}
+	if o.Spec.Priority != 5 {
+		t.Errorf("stored priority %d: want the schema default 5 (is defaulting on?)", o.Spec.Priority)
+	}
+	p := order("clerk-priority", "initech")
+	p.Spec.Priority = 3
+	if err := refused(clerk.Create(ctx, p), "spec.priority may not be changed by initech-clerk"); err != nil {
+		t.Errorf("initech's clerk creating an order with priority 3: %v", err)
+	}
+}
+
+// TestKubectlApplyBookkeeping: client-side kubectl apply writes the
+// last-applied-configuration annotation on every apply, Argo CD and Flux
+// write tracking metadata (the payments modelgen.yaml lists their keys):
+// none of it is a governed metadata write, so initech's clerk, who may write
+// spec.description but not metadata, applies a description; the same apply
+// changing a governed label is refused.
+func TestKubectlApplyBookkeeping(t *testing.T) {
+	ctx := context.Background()
+	clerk := initechClerk(t)
+	target := order("initech-base", "initech")
+	apply := func(labels, annotations map[string]string, description string) error {
+		annotations["kubectl.kubernetes.io/last-applied-configuration"] = fmt.Sprintf(`{"apiVersion":"payments.example.com/v1alpha1","kind":"PaymentOrder","spec":{"description":%q}}`, description)
+		body, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": labels, "annotations": annotations}, "spec": map[string]any{"description": description}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return clerk.Patch(ctx, target, client.RawPatch(types.MergePatchType, body))
+	}
+	if err := apply(map[string]string{}, map[string]string{}, "applied once"); err != nil {
+		t.Errorf("a kubectl apply of the description by initech's clerk: %v", err)
+	}
+	if err := apply(map[string]string{"kustomize.toolkit.fluxcd.io/name": "orders"}, map[string]string{"argocd.argoproj.io/tracking-id": "orders:payments.example.com/PaymentOrder:orders/initech-base"}, "applied by a tool"); err != nil {
+		t.Errorf("an apply with Flux's label and Argo CD's annotation: %v", err)
+	}
+	if err := refused(apply(map[string]string{"team": "billing"}, map[string]string{}, "applied with a label"), "metadata may not be changed by initech-clerk"); err != nil {
+		t.Errorf("an apply that also changes a governed label: %v", err)
+	}
+	var got v1alpha1.PaymentOrder
+	if err := admin.Get(ctx, client.ObjectKeyFromObject(target), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Description != "applied by a tool" || got.Labels["team"] != "" {
+		t.Errorf("stored: description %q, labels %v", got.Spec.Description, got.Labels)
+	}
+}
+
+// TestKubectlApplyByAClerk runs kubectl itself: client-side apply creates
+// the order with its last-applied annotation, applies a new description,
+// and is refused an apply that adds a governed label.
+func TestKubectlApplyByAClerk(t *testing.T) {
+	kubectl, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Skip("no kubectl on PATH (TestKubectlApplyBookkeeping sends the same patches)")
+	}
+	initechClerk(t)
+	kc := kubeconfig(t, "initech-clerk", "modelgen:tenant:initech", "modelgen:role:clerk")
+	apply := func(description, labels string) (string, error) {
+		manifest := fmt.Sprintf(`apiVersion: payments.example.com/v1alpha1
+kind: PaymentOrder
+metadata:
+  name: applied-order
+  namespace: %s
+  labels: {%s}
+spec: {amount: 12.5, currency: EUR, payerId: DE89370400440532, payeeId: FR14200410100505, tenantId: initech, method: sepa, description: %q}
+`, ns, labels, description)
+		cmd := exec.Command(kubectl, "--kubeconfig", kc, "apply", "-f", "-")
+		cmd.Stdin = strings.NewReader(manifest)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := apply("first", ""); err != nil {
+		t.Fatalf("kubectl apply creating an order as initech's clerk: %v\n%s", err, out)
+	}
+	if out, err := apply("second", ""); err != nil {
+		t.Errorf("kubectl apply of a new description as initech's clerk: %v\n%s", err, out)
+	}
+	out, err := apply("third", "team: billing")
+	if err == nil || !strings.Contains(out, "metadata may not be changed by initech-clerk") {
+		t.Errorf("kubectl apply adding a governed label: %v\n%s", err, out)
+	}
+	var got v1alpha1.PaymentOrder
+	if err := admin.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "applied-order"}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Description != "second" || got.Annotations["kubectl.kubernetes.io/last-applied-configuration"] == "" {
+		t.Errorf("stored: description %q, annotations %v", got.Spec.Description, got.Annotations)
+	}
+}
+
+// kubeconfig writes a kubeconfig for the test's API server that acts as
+// the user, through impersonation of the admin's credentials.
+func kubeconfig(t *testing.T, user string, groups ...string) string {
+	t.Helper()
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["envtest"] = &clientcmdapi.Cluster{Server: restConfig.Host, CertificateAuthorityData: restConfig.CAData}
+	cfg.AuthInfos["caller"] = &clientcmdapi.AuthInfo{
+		ClientCertificateData: restConfig.CertData, ClientKeyData: restConfig.KeyData, Token: restConfig.BearerToken,
+		Impersonate: user, ImpersonateGroups: groups,
+	}
+	cfg.Contexts["envtest"] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "caller"}
+	cfg.CurrentContext = "envtest"
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // TestBindingIsWhatEnforces: without the binding nothing is refused (the

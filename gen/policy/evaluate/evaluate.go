@@ -61,7 +61,7 @@ func NewEvaluator(p *admissionv1.ValidatingAdmissionPolicy) (validating.Validato
 
 // Request is one admission request, as the plugin receives it.
 type Request struct {
-	Old, New    runtime.Object // Old nil for a create
+	Old, New    runtime.Object // Old nil for a create, New nil for a delete
 	Resource    schema.GroupVersionResource
 	Kind        schema.GroupVersionKind
 	Subresource string
@@ -87,8 +87,11 @@ type Verdict struct {
 // cost budget. An evaluation error denies (failurePolicy Fail).
 func Evaluate(v validating.Validator, r Request) Verdict {
 	op := admission.Update
-	if r.Old == nil {
+	switch {
+	case r.Old == nil:
 		op = admission.Create
+	case r.New == nil:
+		op = admission.Delete
 	}
 	attr := admission.NewAttributesRecord(r.New, r.Old, r.Kind, r.Namespace, "", r.Resource, r.Subresource, op, nil, false, userInfo(r.User))
 	va := &admission.VersionedAttributes{Attributes: attr, VersionedKind: r.Kind, VersionedObject: admission.NewLazyObject(r.New), VersionedOldObject: admission.NewLazyObject(r.Old)}

@@ -55,7 +55,7 @@ func docPolicy(t testing.TB) (*admissionv1.ValidatingAdmissionPolicy, *model.Typ
 		}
 		k := policy.KindOf(tr)
 		k.Group, k.Version, k.Plural = gvr.Group, gvr.Version, gvr.Resource
-		checks := policy.Checks(tr)
+		checks := policy.Checks(tr, settings())
 		p, _ := policy.Build(k, checks, settings())
 		if errs := policy.CompileErrors(p, checks); len(errs) > 0 {
 			t.Fatal(errs)
@@ -259,12 +259,60 @@ func mustRound(in, out any) {
 }
 
 // served is the object as the API server holds it: JSON, with the nulls
-// of fields pruned (a field that is not nullable loses its null).
+// of fields pruned (a field that is not nullable loses its null) and the
+// schema default of every Item's note written where it is absent.
 func served(d tt.Doc) *unstructured.Unstructured {
 	var m map[string]any
 	mustRound(d, &m)
 	pruneNulls(m)
+	defaultNotes(m, nil)
 	return &unstructured.Unstructured{Object: m}
+}
+
+// noteDefault is Item.Note's +kubebuilder:default.
+const noteDefault = "n"
+
+// defaultNotes writes noteDefault into every Item of m that lacks a note
+// (old nil), or only into those at a place (index, key) where old holds an
+// Item: what the caller wrote, as Go judges it, is the server's object
+// without the defaults it put into Items the old object lacked.
+func defaultNotes(m, old map[string]any) {
+	fill := func(e any, had bool) {
+		if it, ok := e.(map[string]any); ok && (old == nil || had) {
+			if _, ok := it["note"]; !ok {
+				it["note"] = noteDefault
+			}
+		}
+	}
+	for _, k := range []string{"items", "refs", "pair", "lines"} {
+		l, _ := m[k].([]any)
+		ol, _ := old[k].([]any)
+		for i, e := range l {
+			fill(e, i < len(ol) && ol[i] != nil)
+		}
+	}
+	for _, k := range []string{"byKey", "ptrByKey"} {
+		mm, _ := m[k].(map[string]any)
+		om, _ := old[k].(map[string]any)
+		for key, e := range mm {
+			fill(e, om[key] != nil)
+		}
+	}
+}
+
+// written is cur as Go judges the caller's write against old: the server's
+// object, without the defaults it put into Items old lacks (all of them on
+// CREATE).
+func written(cur tt.Doc, old *tt.Doc) map[string]any {
+	var m map[string]any
+	mustRound(cur, &m)
+	pruneNulls(m)
+	o := map[string]any{}
+	if old != nil {
+		o = served(*old).Object
+	}
+	defaultNotes(m, o)
+	return m
 }
 
 func pruneNulls(v any) {
@@ -353,21 +401,23 @@ func (g gen) caller() caller {
 }
 
 type pair struct {
-	old, cur *tt.Doc
+	old, cur *tt.Doc // cur nil: a delete of old
 	who      caller
 	doc      rbac.PolicyDoc
 }
 
 func (p pair) String() string {
 	o, _ := json.Marshal(p.old)
-	c, _ := json.Marshal(p.cur)
+	c, _ := json.Marshal(p.cur) // null: a delete
 	d, _ := json.Marshal(p.doc)
 	return fmt.Sprintf("user %+v\nold %s\nnew %s\npolicy %s", p.who.user, o, c, d)
 }
 
 // goVerdict is CheckWrite on the objects as the server holds them (a
 // field JSON skips does not reach it, nulls of fields are pruned), as a
-// guard in the server's path would decode them.
+// guard in the server's path would decode them, except for the defaults
+// the server wrote into Items the old object lacked: those are not the
+// caller's write (written).
 func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 	pol, err := rbac.NewPolicy(p.doc, tbl)
 	if err != nil {
@@ -375,7 +425,11 @@ func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 	}
 	guard := rbac.NewGuard(rbac.NewStore(pol), tt.DocAccess)
 	var cur tt.Doc
-	mustRound(served(*p.cur).Object, &cur)
+	if p.cur == nil { // a delete writes no field: the tenant rules alone
+		mustRound(served(*p.old).Object, &cur)
+	} else {
+		mustRound(written(*p.cur, p.old), &cur)
+	}
 	var old *tt.Doc
 	if p.old != nil {
 		old = new(tt.Doc)
@@ -393,7 +447,10 @@ func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 }
 
 func serverVerdict(v validating.Validator, p pair) evaluate.Verdict {
-	r := evaluate.Request{New: served(*p.cur), Resource: gvr, Kind: gvk, Namespace: "default", User: p.who.user, Params: params(p.doc)}
+	r := evaluate.Request{Resource: gvr, Kind: gvk, Namespace: "default", User: p.who.user, Params: params(p.doc)}
+	if p.cur != nil {
+		r.New = served(*p.cur)
+	}
 	if p.old != nil {
 		r.Old = served(*p.old)
 	}
@@ -408,7 +465,7 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 	}
 	tbl := tt.DocAccess.Table()
 	g := gen{rand.New(rand.NewSource(23))}
-	n, allowed, diffs := 1500, 0, 0
+	n, allowed, diffs, deletes := 1500, 0, 0, 0
 	if testing.Short() {
 		n = 500
 	}
@@ -428,6 +485,9 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 				cur = tt.Doc{Tenant: tenant, Title: g.word()}
 			}
 			pr.cur = &cur
+		} else if g.coin(6) {
+			pr.cur = nil // a delete (one object of a deletecollection too)
+			deletes++
 		}
 		if !g.coin(3) {
 			pr.doc = g.policyDoc(tbl)
@@ -447,7 +507,7 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d pairs, %d allowed by both, %d differences", n, allowed, diffs)
+	t.Logf("%d pairs (%d deletes), %d allowed by both, %d differences", n, deletes, allowed, diffs)
 	if allowed < n/10 || allowed > n*9/10 {
 		t.Errorf("%d of %d pairs allowed: the generator does not exercise both verdicts", allowed, n)
 	}
@@ -459,7 +519,7 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 // is not an accident of expressions that never fire.
 func TestPolicyMutations(t *testing.T) {
 	base, tr := docPolicy(t)
-	checks := policy.Checks(tr)
+	checks := policy.Checks(tr, settings())
 	fields := len(base.Spec.Validations) - len(checks)
 	old := tt.Doc{Tenant: "t1", Items: []tt.Item{{SKU: "a"}}, Refs: []*tt.Item{{SKU: "a"}}, ByKey: map[string]tt.Item{"k": {}}, Reviewer: &tt.Person{}}
 	cases := []struct {

@@ -59,5 +59,8 @@ type Person struct {
 type Item struct {
 	SKU   string  `json:"sku"`
 	Price float64 `json:"price" access:"read=admin|editor|auditor,write=admin"`
-	Note  string  `json:"note,omitempty" access:"read=admin"`
+	// Note has a schema default: the API server writes it into an element
+	// that lacks it, before admission.
+	// +kubebuilder:default=n
+	Note string `json:"note,omitempty" access:"read=admin"`
 }

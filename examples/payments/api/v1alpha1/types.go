@@ -92,7 +92,9 @@ type PaymentOrderSpec struct {
 	Tags []string `json:"tags,omitempty" validate:"omitempty,max=10,unique,dive,min=1,max=32,alphanum"`
 	// Metadata holds extra key/value pairs.
 	Metadata map[string]string `json:"metadata,omitempty" validate:"omitempty,max=16,dive,keys,min=1,max=63,endkeys,max=256" access:"read=tenant-admin|operator"`
-	// Priority orders processing (1 is first).
+	// Priority orders processing (1 is first; the API server writes 5 when
+	// it is absent).
+	// +kubebuilder:default=5
 	Priority int32 `json:"priority,omitempty" validate:"omitempty,gte=1,lte=9" access:"read=tenant-admin|operator"`
 	// Refund, when set, asks the operator to pay the whole amount back once
 	// the order is settled.
