@@ -2,6 +2,7 @@ package schema
 
 import (
 	"sort"
+	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -9,6 +10,8 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	celmodel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
 
 	"github.com/modelgen/modelgen/model"
@@ -36,15 +39,34 @@ func (s *Set) CompileRules(types []*model.Type) model.Diagnostics {
 		}
 		s.Parser.NeedFlattenedSchemaFor(Ident(t))
 		flat := s.Parser.FlattenedSchemata[Ident(t)]
-		c := &ruleCompiler{env: env, diags: &diags}
+		c := &ruleCompiler{env: env, diags: &diags, envs: map[uint]*environment.EnvSet{}}
 		c.walk(&own, &flat, t, t.Root && t.Resource != nil, t.Pos, t.Name)
 	}
 	return diags
 }
 
+// MinKubernetes is the oldest Kubernetes the generated CRDs are for
+// (docs/crds.md): the rules modelgen writes all compile there. An API
+// server compiles a CRD's new rules with the CEL libraries of its minimum
+// compatibility version, one minor below its own.
+var MinKubernetes = version.MajorMinor(1, 31)
+
 type ruleCompiler struct {
 	env   *environment.EnvSet
 	diags *model.Diagnostics
+	// envs are the environments of older servers, by minor version
+	envs map[uint]*environment.EnvSet
+}
+
+// serverEnv is the environment a Kubernetes 1.<minor> server compiles new
+// CRD rules with.
+func (c *ruleCompiler) serverEnv(minor uint) *environment.EnvSet {
+	if e, ok := c.envs[minor]; ok {
+		return e
+	}
+	e := environment.MustBaseEnvSet(version.MajorMinor(1, minor-1))
+	c.envs[minor] = e
+	return e
 }
 
 // walk compiles the rules of the nodes of a type's own schema (own), each
@@ -87,10 +109,16 @@ func (c *ruleCompiler) compile(flat *apiext.JSONSchemaProps, resourceRoot bool, 
 		c.diags.Errorf(pos, "%s: the API server cannot read the schema its CEL rules are on: %v", where, err)
 		return
 	}
-	results, err := cel.Compile(structural, celmodel.SchemaDeclType(structural, resourceRoot), celconfig.PerCallLimit, c.env, cel.NewExpressionsEnvLoader())
+	declType := celmodel.SchemaDeclType(structural, resourceRoot)
+	// at the stated minimum first: what compiles there compiles on every
+	// newer server, and that is the common case (one compilation)
+	results, err := cel.Compile(structural, declType, celconfig.PerCallLimit, c.serverEnv(MinKubernetes.Minor()), cel.NewExpressionsEnvLoader())
 	if err != nil {
 		c.diags.Errorf(pos, "%s: the API server cannot compile its CEL rules: %v", where, err)
 		return
+	}
+	if !compiled(results) {
+		results = c.newerOnly(structural, declType, results, flat, pos, where)
 	}
 	for i, r := range results {
 		rule := flat.XValidations[i]
@@ -101,6 +129,67 @@ func (c *ruleCompiler) compile(flat *apiext.JSONSchemaProps, resourceRoot bool, 
 			c.diags.Errorf(pos, "%s: the messageExpression %q of CEL rule %q does not compile: %s", where, rule.MessageExpression, rule.Rule, r.MessageExpressionError.Detail)
 		}
 	}
+}
+
+func compiled(results []cel.CompilationResult) bool {
+	for _, r := range results {
+		if r.Error != nil || r.MessageExpressionError != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// newerOnly compiles the rules that a server of the stated minimum refuses
+// with the newest environment: one that compiles there is a warning naming
+// the first Kubernetes that accepts it (a rule a user wrote with a newer
+// CEL library: a server older than that refuses the CRD), and the results
+// returned hold only what no server accepts.
+func (c *ruleCompiler) newerOnly(structural *structuralschema.Structural, declType *apiservercel.DeclType, atMin []cel.CompilationResult, flat *apiext.JSONSchemaProps, pos model.Pos, where string) []cel.CompilationResult {
+	newest, err := cel.Compile(structural, declType, celconfig.PerCallLimit, c.env, cel.NewExpressionsEnvLoader())
+	if err != nil || len(newest) != len(atMin) {
+		return atMin
+	}
+	for i, r := range newest {
+		if r.Error != nil || r.MessageExpressionError != nil || atMin[i].Error == nil && atMin[i].MessageExpressionError == nil {
+			continue
+		}
+		rule := flat.XValidations[i]
+		c.diags.Warnf(pos, "%s: CEL rule %q needs Kubernetes %s or later (on older servers: %s), but the generated CRDs are for Kubernetes %s and later (docs/crds.md): a %s server refuses this CRD", where, rule.Rule, c.firstAccepting(structural, declType, i), firstError(atMin[i]), MinKubernetes, MinKubernetes)
+	}
+	return newest
+}
+
+// firstAccepting finds the oldest Kubernetes whose server compiles rule i.
+func (c *ruleCompiler) firstAccepting(structural *structuralschema.Structural, declType *apiservercel.DeclType, i int) string {
+	top := environment.DefaultCompatibilityVersion().Minor() + 1
+	for minor := MinKubernetes.Minor() + 1; minor < top; minor++ {
+		rs, err := cel.Compile(structural, declType, celconfig.PerCallLimit, c.serverEnv(minor), cel.NewExpressionsEnvLoader())
+		if err == nil && i < len(rs) && rs[i].Error == nil && rs[i].MessageExpressionError == nil {
+			return version.MajorMinor(1, minor).String()
+		}
+	}
+	return version.MajorMinor(1, top).String()
+}
+
+// firstError is the first line of a compilation error, without the
+// compiler's prefixes ("undeclared reference to 'format' ...").
+func firstError(r cel.CompilationResult) string {
+	detail, prefix := "", ""
+	switch {
+	case r.Error != nil:
+		detail = r.Error.Detail
+	case r.MessageExpressionError != nil:
+		detail, prefix = r.MessageExpressionError.Detail, "messageExpression: "
+	}
+	detail, _, _ = strings.Cut(detail, "\n")
+	detail = strings.TrimPrefix(detail, "messageExpression ")
+	detail = strings.TrimPrefix(detail, "compilation failed: ")
+	detail = strings.TrimPrefix(detail, "ERROR: ")
+	if _, rest, ok := strings.Cut(detail, ": "); ok && strings.HasPrefix(detail, "<input>") {
+		detail = rest
+	}
+	return prefix + detail
 }
 
 // hasRules reports whether a schema or anything inside it (short of a

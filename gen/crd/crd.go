@@ -100,6 +100,14 @@ func Build(c *gen.Context) ([]Result, model.Diagnostics) {
 	for _, r := range out {
 		diags.Add(Verify(r))
 	}
+	// Verify compiles the rules as this build's API server does; a rule
+	// that needs a newer server than the CRDs' minimum is a warning
+	// (schema.MinKubernetes), the same one the OpenAPI backend gives
+	for _, d := range set.CompileRules(c.Model.SortedTypes()) {
+		if d.Severity == model.Warning {
+			diags = append(diags, d)
+		}
+	}
 	return out, diags
 }
 

@@ -21,9 +21,12 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	// every rule the documents will carry compiles
-	if d := set.CompileRules(c.Model.SortedTypes()); d.HasErrors() {
-		return nil, append(diags, d...)
+	// every rule the documents will carry compiles (at the CRDs' minimum
+	// Kubernetes, or a warning names the version a rule needs)
+	rules := set.CompileRules(c.Model.SortedTypes())
+	diags = append(diags, rules...)
+	if rules.HasErrors() {
+		return nil, diags
 	}
 	var files []gen.File
 	for _, pk := range c.Model.Packages {
