@@ -110,6 +110,38 @@ func CheckOutputs(m *model.Model, configs map[string]Config, backends []Generato
 	return diags
 }
 
+// Duplicates reports every path two generated files share (two packages or
+// two backends would write one file), positioned at each package the file
+// is generated from, so that the run fails before the writer with a
+// message that says who collides.
+func Duplicates(m *model.Model, files []File) model.Diagnostics {
+	var diags model.Diagnostics
+	byPath := map[string][]File{}
+	var paths []string
+	for _, f := range files {
+		p := filepath.Clean(f.Path)
+		if _, ok := byPath[p]; !ok {
+			paths = append(paths, p)
+		}
+		byPath[p] = append(byPath[p], f)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		fs := byPath[p]
+		if len(fs) < 2 {
+			continue
+		}
+		var who []string
+		for _, f := range fs {
+			who = append(who, fmt.Sprintf("the %s backend from %s", f.Backend, f.Owner))
+		}
+		for _, f := range fs {
+			diags.Errorf(ownerPos(m, f.Owner), "%s would be generated twice: by %s; give one of them another output (a setting of its modelgen.yaml) or generate the packages in separate runs", p, strings.Join(who, " and "))
+		}
+	}
+	return diags
+}
+
 func declares(outputs []Output, f File) bool {
 	for _, o := range outputs {
 		if o.Backend == f.Backend && o.Match(f.Path) {

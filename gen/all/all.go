@@ -91,7 +91,9 @@ func Run(m *model.Model, configs map[string]gen.Config, backends []gen.Generator
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	if d := gen.CheckOutputs(m, configs, backends, files); d.HasErrors() {
+	d := gen.CheckOutputs(m, configs, backends, files)
+	d.Add(gen.Duplicates(m, files))
+	if d.HasErrors() {
 		diags.Add(d)
 		return nil, diags.Sorted()
 	}

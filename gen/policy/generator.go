@@ -30,6 +30,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	var diags model.Diagnostics
 	var files []gen.File
 	support := map[string][2]string{} // dir -> owner and name of the AccessPolicy files
+	versions := kindVersions(c)
 	for _, pk := range c.Model.Packages {
 		cfg := c.Config(pk)
 		if cfg.Policy == "never" || pk.ModDir == "" || pk.Group == "" {
@@ -46,7 +47,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			if !t.Root || t.Resource == nil {
 				continue
 			}
-			f, d := kindFile(tr, s, dir)
+			f, d := kindFile(tr, s, dir, versions[KindOf(tr).Group+"/"+t.Resource.Kind] > 1)
 			diags.Add(d)
 			if f != nil {
 				files = append(files, *f)
@@ -133,13 +134,34 @@ func ForType(tr *model.TypeAccess, k Kind, s Settings) ([]byte, model.Diagnostic
 	return out.Bytes(), diags
 }
 
-func kindFile(tr *model.TypeAccess, s Settings, dir string) (*gen.File, model.Diagnostics) {
+// kindVersions counts, per group and kind, the API versions whose kind has
+// access rules: a kind with rules in two versions gets a policy per
+// version, each in a file that names its version.
+func kindVersions(c *gen.Context) map[string]int {
+	out := map[string]int{}
+	for _, pk := range c.Model.Packages {
+		if c.Config(pk).Policy == "never" || pk.ModDir == "" || pk.Group == "" {
+			continue
+		}
+		for _, tr := range filtered.Entries(c.Model.Access, pk) {
+			if tr.Type.Root && tr.Type.Resource != nil {
+				out[pk.Group+"/"+tr.Type.Resource.Kind]++
+			}
+		}
+	}
+	return out
+}
+
+func kindFile(tr *model.TypeAccess, s Settings, dir string, perVersion bool) (*gen.File, model.Diagnostics) {
 	k := KindOf(tr)
 	data, diags := ForType(tr, k, s)
 	if data == nil {
 		return nil, diags
 	}
 	name := k.Group + "_" + strings.ToLower(tr.Type.Resource.Kind) + "_access.yaml"
+	if perVersion {
+		name = k.Group + "_" + strings.ToLower(tr.Type.Resource.Kind) + "_" + tr.Type.Pkg.Version + "_access.yaml"
+	}
 	return &gen.File{Path: filepath.Join(dir, name), Data: data, Owner: tr.Type.Pkg.Path}, diags
 }
 

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -384,5 +385,34 @@ func TestTenantFromNamespaceNeedsANamespacedKind(t *testing.T) {
 	}
 	if _, diags := ForType(types["Thing"], KindOf(types["Thing"]), s); diags.HasErrors() {
 		t.Errorf("a namespaced kind: %v", diags)
+	}
+}
+
+// TestAKindInTwoVersionsGetsAPolicyPerVersion: access tags on one kind in
+// two API versions give two policies, in files that name their version,
+// not one file two packages would write.
+func TestAKindInTwoVersionsGetsAPolicyPerVersion(t *testing.T) {
+	m, err := model.Load(model.Config{Patterns: []string{"./testdata/twoversions/..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Diags.HasErrors() {
+		t.Fatal(m.Diags)
+	}
+	files, diags := Generator{}.Generate(&gen.Context{Model: m, Configs: map[string]gen.Config{}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f.Path))
+	}
+	slices.Sort(names)
+	want := []string{"modelgen.io_accesspolicies.yaml", "modelgen.io_accesspolicy_modelgen-access.yaml", "two.test.modelgen.io_widget_v1_access.yaml", "two.test.modelgen.io_widget_v1alpha1_access.yaml"}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("files %v, want %v", names, want)
+	}
+	if d := gen.Duplicates(m, files); len(d) > 0 {
+		t.Errorf("duplicates: %v", d)
 	}
 }
