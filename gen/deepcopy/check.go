@@ -48,6 +48,12 @@ func uncopyable(pkg *loader.Package, generated map[string]bool) model.Diagnostic
 		if !ok {
 			continue
 		}
+		if named, ok := obj.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+			ps := pkg.Fset.Position(obj.Pos())
+			diags.Errorf(model.Pos{File: ps.Filename, Line: ps.Line, Col: ps.Column}, "deepcopy: the generic type %s cannot get generated deepcopy methods: controller-tools copies only types without type parameters (its copy of %s would not compile); "+
+				"mark it +kubebuilder:object:generate=false and write its DeepCopyInto by hand, or use a type without type parameters", name, name)
+			continue
+		}
 		st, ok := obj.Type().Underlying().(*types.Struct)
 		if !ok {
 			continue
