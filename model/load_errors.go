@@ -77,3 +77,41 @@ func clausePos(p *loader.Package) Pos {
 	}
 	return Pos{}
 }
+
+// brokenDeps names the first error of each dependency of t's package that
+// does not parse or that go list refused (a syntax error in another file of the
+// package a field's type comes from leaves the type invalid, and the
+// field's error alone would not say where), as a suffix for the field's
+// message; "" when no dependency has one.
+func (b *builder) brokenDeps(t *Type) string {
+	if t.Pkg == nil || t.Pkg.Loaded == nil {
+		return ""
+	}
+	var found []string
+	seen := map[*loader.Package]bool{}
+	var visit func(p *loader.Package)
+	visit = func(p *loader.Package) {
+		if seen[p] || len(found) >= 3 {
+			return
+		}
+		seen[p] = true
+		for _, path := range slices.Sorted(maps.Keys(p.Imports())) {
+			dep := p.Imports()[path]
+			for _, e := range dep.Errors {
+				// (type errors of a dependency the loader checked only in
+				// part are not evidence: controller-tools checks no more
+				// of it than declarations need)
+				if e.Kind == packages.ParseError || e.Kind == packages.ListError {
+					found = append(found, relPath(e.Pos)+": "+firstLine(e.Msg))
+					break
+				}
+			}
+			visit(dep)
+		}
+	}
+	visit(t.Pkg.Loaded)
+	if len(found) == 0 {
+		return ""
+	}
+	return "; a package it needs does not build: " + strings.Join(found, "; ")
+}

@@ -46,7 +46,7 @@ func (b *builder) serializable(t *Type, f *Field, r *TypeRef) {
 		switch r.Kind {
 		case KindInvalid:
 			if r.Under == "invalid type" || r.GoType == "invalid type" {
-				b.m.Diags.Errorf(f.Pos, "%s.%s has the type %s, which does not type-check (an unknown or broken type)", t.Name, f.GoName, f.Source)
+				b.m.Diags.Errorf(f.Pos, "%s.%s has the type %s, which does not type-check (an unknown or broken type)%s", t.Name, f.GoName, f.Source, b.brokenDeps(t))
 				return
 			}
 			b.m.Diags.Errorf(f.Pos, "%s.%s has type %s, %s that encoding/json cannot encode; use a type it can (or tag the field json:\"-\")", t.Name, f.GoName, f.Type.GoType, r.what())

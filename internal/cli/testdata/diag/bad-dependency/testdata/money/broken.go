@@ -1,0 +1,4 @@
+package money
+
+// broken does not parse.
+func broken( {
