@@ -39,7 +39,7 @@ const (
 // and with the Makefile's install line changed to modelgen's
 // cmd/controller-gen, which the Makefile's own go-install-tool installs
 // from a module proxy. The two trees are equal: YAML as parsed objects
-// (but the controller-gen version annotation), Go after the generated-code
+// (the controller-gen version annotation too), Go after the generated-code
 // line, every other file byte for byte.
 func TestKubebuilderProject(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
@@ -241,7 +241,8 @@ func afterGeneratedLine(src []byte) string {
 }
 
 // compareYAMLDocs compares two multi-document YAML files document by
-// document, as parsed objects, with compare's allowances.
+// document, as parsed objects, with compare's allowances but the missing
+// version annotation: the controller-gen command writes controller-gen's.
 func compareYAMLDocs(t *testing.T, name string, want, got []byte) {
 	t.Helper()
 	w, g := yamlDocs(t, name, want), yamlDocs(t, name, got)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -274,6 +275,9 @@ func crdOutputs(m *model.Model, g ctcrd.Generator) ([]ctOutput, model.Diagnostic
 		cfg.GenerateEmbeddedObjectMeta = g.GenerateEmbeddedObjectMeta != nil && *g.GenerateEmbeddedObjectMeta
 		cfg.IgnoreUnexportedFields = g.IgnoreUnexportedFields != nil && *g.IgnoreUnexportedFields
 		cfg.MaxDescLen = g.MaxDescLen
+		if g.OmitToolVersion == nil || !*g.OmitToolVersion {
+			cfg.ToolVersion = controllerToolsVersion()
+		}
 		configs[path] = cfg
 	}
 	header, err := headerText(g.HeaderFile, g.Year)
@@ -288,6 +292,36 @@ func crdOutputs(m *model.Model, g ctcrd.Generator) ([]ctOutput, model.Diagnostic
 		out = append(out, ctOutput{gen: "crd", name: filepath.Base(f.Path), data: append([]byte(header), f.Data...)})
 	}
 	return out, diags
+}
+
+// controllerToolsVersion is the version of controller-tools modelgen is
+// built with, which the crd generator's controller-gen.kubebuilder.io/version
+// annotation names: the CRDs are that controller-gen's (controller-gen
+// names its own module's version, which for an installed controller-gen is
+// the same). A build without module information, or with controller-tools
+// replaced by a directory, says "(devel)", as a controller-gen built from
+// a checkout does.
+func controllerToolsVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	return toolsVersion(info, ok)
+}
+
+func toolsVersion(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "(devel)"
+	}
+	for _, d := range info.Deps {
+		if d.Path != "sigs.k8s.io/controller-tools" {
+			continue
+		}
+		if d.Replace != nil {
+			d = d.Replace
+		}
+		if d.Version != "" {
+			return d.Version
+		}
+	}
+	return "(devel)"
 }
 
 // objectOutputs runs modelgen's deepcopy backend; the headerFile (with

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -282,5 +283,62 @@ func TestControllerGenLeavesUnknownKeywordsToTheApplication(t *testing.T) {
 	}
 	if r := run("generate", "./..."); r.code != cli.ExitFail || !strings.Contains(r.stderr, `validate: unknown keyword "imageref"`) {
 		t.Errorf("the native run accepts an unknown keyword: %v", r)
+	}
+}
+
+// TestControllerGenToolVersion: the controller-gen command's CRDs carry
+// controller-gen's controller-gen.kubebuilder.io/version annotation with
+// the controller-tools version modelgen is built with (so a switch leaves
+// every CRD as controller-gen wrote it), crd:omitToolVersion drops it, and
+// the native run writes none.
+func TestControllerGenToolVersion(t *testing.T) {
+	dir := ctrlgenProject(t)
+	crdFile := filepath.Join(dir, "config", "crd", "jobs.example.com_workersets.yaml")
+	// a test binary has no module dependencies in its build info: the
+	// version is the fallback here (TestToolsVersion reads a binary's), and
+	// compat/upstream's kubebuilder test finds v0.23.0 in modelgen's
+	// installed controller-gen
+	annotation := "metadata:\n  annotations:\n    controller-gen.kubebuilder.io/version: " + cli.ControllerToolsVersion() + "\n  name: workersets.jobs.example.com\n"
+	if r := run("controller-gen", "crd", "paths=./..."); r.code != cli.ExitOK {
+		t.Fatalf("%v", r)
+	}
+	if crd := read(t, crdFile); !strings.Contains(crd, annotation) {
+		t.Errorf("the CRD lacks controller-gen's version annotation %q:\n%s", annotation, crd)
+	}
+	if r := run("controller-gen", "crd:omitToolVersion=true", "paths=./..."); r.code != cli.ExitOK {
+		t.Fatalf("%v", r)
+	}
+	if crd := read(t, crdFile); strings.Contains(crd, "controller-gen.kubebuilder.io/version") {
+		t.Errorf("crd:omitToolVersion=true: the CRD has the version annotation:\n%s", crd)
+	}
+	if r := run("generate", "./..."); r.code != cli.ExitOK {
+		t.Fatalf("%v", r)
+	}
+	if crd := read(t, filepath.Join(dir, "config", "crd", "bases", "jobs.example.com_workersets.yaml")); strings.Contains(crd, "controller-gen.kubebuilder.io/version") {
+		t.Errorf("the native run writes the version annotation:\n%s", crd)
+	}
+}
+
+// TestToolsVersion: the annotation's version is controller-tools' in the
+// binary's build info (its replacement's, if replaced), else "(devel)".
+func TestToolsVersion(t *testing.T) {
+	dep := func(path, version string, replace *debug.Module) *debug.Module {
+		return &debug.Module{Path: path, Version: version, Replace: replace}
+	}
+	tests := []struct {
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{&debug.BuildInfo{Deps: []*debug.Module{dep("k8s.io/api", "v0.37.2", nil), dep("sigs.k8s.io/controller-tools", "v0.23.0", nil)}}, true, "v0.23.0"},
+		{&debug.BuildInfo{Deps: []*debug.Module{dep("sigs.k8s.io/controller-tools", "v0.23.0", dep("example.com/fork", "v0.23.1", nil))}}, true, "v0.23.1"},
+		{&debug.BuildInfo{Deps: []*debug.Module{dep("sigs.k8s.io/controller-tools", "v0.23.0", dep("../controller-tools", "", nil))}}, true, "(devel)"},
+		{&debug.BuildInfo{}, true, "(devel)"},
+		{nil, false, "(devel)"},
+	}
+	for i, tt := range tests {
+		if got := cli.ToolsVersion(tt.info, tt.ok); got != tt.want {
+			t.Errorf("%d: %q, want %q", i, got, tt.want)
+		}
 	}
 }
