@@ -21,6 +21,7 @@ import (
 	ctwebhook "sigs.k8s.io/controller-tools/pkg/webhook"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/applyconfig"
 	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/ctrun"
 	"github.com/modelgen/modelgen/gen/deepcopy"
@@ -56,8 +57,9 @@ const controllerGenUsage = `Usage: modelgen controller-gen [controller-gen's arg
 
 Runs modelgen with controller-gen v0.23.0's command line, writing the same
 files to the same places: crd (modelgen's CRD backend), object (deepcopy),
-rbac (+kubebuilder:rbac → role.yaml) and webhook (+kubebuilder:webhook →
-manifests.yaml), with their options, paths=, and output:<gen>:<rule> /
+rbac (+kubebuilder:rbac → role.yaml), webhook (+kubebuilder:webhook →
+manifests.yaml) and applyconfiguration (+kubebuilder:ac:generate → the
+package's applyconfiguration/ directory), with their options, paths=, and output:<gen>:<rule> /
 output:<rule> rules (artifacts:config=,code=; dir=; stdout; none).
 
   modelgen controller-gen rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
@@ -83,6 +85,10 @@ type ctOutput struct {
 	dir  string // the package directory, "" for a configuration artifact
 	name string
 	data []byte
+	// path, when set, is where the file goes whatever the output rules:
+	// controller-gen's applyconfiguration generator writes beside its
+	// package through gengo, never through an output rule
+	path string
 }
 
 func controllerGen(args []string, stdout, stderr io.Writer) int {
@@ -219,10 +225,10 @@ func supported(name string, v any) error {
 			}
 		}
 		return nil
-	case ctrbac.Generator, ctdeepcopy.Generator, ctwebhook.Generator:
+	case ctrbac.Generator, ctdeepcopy.Generator, ctwebhook.Generator, applyconfiguration.Generator:
 		return nil
 	}
-	return fmt.Errorf("generator %q is not supported by modelgen (it supports crd, object, rbac and webhook)", name)
+	return fmt.Errorf("generator %q is not supported by modelgen (it supports crd, object, rbac, webhook and applyconfiguration)", name)
 }
 
 // generate runs each generator of the command line on the loaded model.
@@ -252,6 +258,13 @@ func (r *ctRun) generateOne(m *model.Model, name string, v any) ([]ctOutput, mod
 	case ctwebhook.Generator:
 		out, d := webhookconfig.Generate(m, nil, g, os.ReadFile)
 		return artifacts(name, out), d
+	case applyconfiguration.Generator:
+		files, d := applyconfig.Generate(m, g)
+		var out []ctOutput
+		for _, f := range files {
+			out = append(out, ctOutput{gen: name, path: f.Path, data: f.Data})
+		}
+		return out, d
 	}
 	return nil, nil
 }
@@ -374,6 +387,10 @@ func (r *ctRun) route(outs []ctOutput, stdout io.Writer) ([]gen.File, error) {
 	var printed bytes.Buffer
 	sort.SliceStable(outs, func(i, j int) bool { return outs[i].gen < outs[j].gen })
 	for _, o := range outs {
+		if o.path != "" {
+			files = append(files, gen.File{Path: o.path, Data: o.data})
+			continue
+		}
 		rule, ok := r.rules[o.gen]
 		if !ok {
 			rule = r.fallback
