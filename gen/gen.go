@@ -136,6 +136,12 @@ type Config struct {
 	// options of the same names, set by `modelgen controller-gen`.
 	IgnoreUnexportedFields bool `json:"-"`
 	MaxDescLen             *int `json:"-"`
+	// ToolVersion, when set, is the controller-gen.kubebuilder.io/version
+	// annotation of each CRD: `modelgen controller-gen` sets it to the
+	// controller-tools version modelgen embeds (its CRDs are that
+	// controller-gen's), unless crd:omitToolVersion; the native run writes
+	// none.
+	ToolVersion string `json:"-"`
 }
 
 // DefaultConfig is a package's settings when neither modelgen.yaml nor a

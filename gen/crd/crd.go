@@ -22,6 +22,10 @@ import (
 	"github.com/modelgen/modelgen/model"
 )
 
+// VersionAnnotation is controller-gen's annotation naming its version,
+// which the CRDs of `modelgen controller-gen` carry (gen.Config.ToolVersion).
+const VersionAnnotation = "controller-gen.kubebuilder.io/version"
+
 // Generator writes CRDs to <module>/<crdDir>/<group>_<plural>.yaml.
 type Generator struct{}
 
@@ -35,12 +39,18 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	}
 	var files []gen.File
 	for _, r := range crds {
+		cfg := c.Config(r.Root.Pkg)
+		if cfg.ToolVersion != "" {
+			if r.CRD.Annotations == nil {
+				r.CRD.Annotations = map[string]string{}
+			}
+			r.CRD.Annotations[VersionAnnotation] = cfg.ToolVersion
+		}
 		data, err := Render(r.CRD)
 		if err != nil {
 			diags.Errorf(r.Root.Pos, "rendering the CRD: %v", err)
 			continue
 		}
-		cfg := c.Config(r.Root.Pkg)
 		name := fmt.Sprintf("%s_%s.yaml", r.CRD.Spec.Group, r.CRD.Spec.Names.Plural)
 		files = append(files, gen.File{Path: filepath.Join(r.Root.Pkg.ModDir, cfg.CRDDir, name), Data: data, Owner: r.Root.Pkg.Path})
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -20,6 +21,7 @@ import (
 	ctwebhook "sigs.k8s.io/controller-tools/pkg/webhook"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/applyconfig"
 	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/ctrun"
 	"github.com/modelgen/modelgen/gen/deepcopy"
@@ -55,8 +57,9 @@ const controllerGenUsage = `Usage: modelgen controller-gen [controller-gen's arg
 
 Runs modelgen with controller-gen v0.23.0's command line, writing the same
 files to the same places: crd (modelgen's CRD backend), object (deepcopy),
-rbac (+kubebuilder:rbac → role.yaml) and webhook (+kubebuilder:webhook →
-manifests.yaml), with their options, paths=, and output:<gen>:<rule> /
+rbac (+kubebuilder:rbac → role.yaml), webhook (+kubebuilder:webhook →
+manifests.yaml) and applyconfiguration (+kubebuilder:ac:generate → the
+package's applyconfiguration/ directory), with their options, paths=, and output:<gen>:<rule> /
 output:<rule> rules (artifacts:config=,code=; dir=; stdout; none).
 
   modelgen controller-gen rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
@@ -82,6 +85,10 @@ type ctOutput struct {
 	dir  string // the package directory, "" for a configuration artifact
 	name string
 	data []byte
+	// path, when set, is where the file goes whatever the output rules:
+	// controller-gen's applyconfiguration generator writes beside its
+	// package through gengo, never through an output rule
+	path string
 }
 
 func controllerGen(args []string, stdout, stderr io.Writer) int {
@@ -218,10 +225,10 @@ func supported(name string, v any) error {
 			}
 		}
 		return nil
-	case ctrbac.Generator, ctdeepcopy.Generator, ctwebhook.Generator:
+	case ctrbac.Generator, ctdeepcopy.Generator, ctwebhook.Generator, applyconfiguration.Generator:
 		return nil
 	}
-	return fmt.Errorf("generator %q is not supported by modelgen (it supports crd, object, rbac and webhook)", name)
+	return fmt.Errorf("generator %q is not supported by modelgen (it supports crd, object, rbac, webhook and applyconfiguration)", name)
 }
 
 // generate runs each generator of the command line on the loaded model.
@@ -251,6 +258,13 @@ func (r *ctRun) generateOne(m *model.Model, name string, v any) ([]ctOutput, mod
 	case ctwebhook.Generator:
 		out, d := webhookconfig.Generate(m, nil, g, os.ReadFile)
 		return artifacts(name, out), d
+	case applyconfiguration.Generator:
+		files, d := applyconfig.Generate(m, g)
+		var out []ctOutput
+		for _, f := range files {
+			out = append(out, ctOutput{gen: name, path: f.Path, data: f.Data})
+		}
+		return out, d
 	}
 	return nil, nil
 }
@@ -274,6 +288,9 @@ func crdOutputs(m *model.Model, g ctcrd.Generator) ([]ctOutput, model.Diagnostic
 		cfg.GenerateEmbeddedObjectMeta = g.GenerateEmbeddedObjectMeta != nil && *g.GenerateEmbeddedObjectMeta
 		cfg.IgnoreUnexportedFields = g.IgnoreUnexportedFields != nil && *g.IgnoreUnexportedFields
 		cfg.MaxDescLen = g.MaxDescLen
+		if g.OmitToolVersion == nil || !*g.OmitToolVersion {
+			cfg.ToolVersion = controllerToolsVersion()
+		}
 		configs[path] = cfg
 	}
 	header, err := headerText(g.HeaderFile, g.Year)
@@ -288,6 +305,36 @@ func crdOutputs(m *model.Model, g ctcrd.Generator) ([]ctOutput, model.Diagnostic
 		out = append(out, ctOutput{gen: "crd", name: filepath.Base(f.Path), data: append([]byte(header), f.Data...)})
 	}
 	return out, diags
+}
+
+// controllerToolsVersion is the version of controller-tools modelgen is
+// built with, which the crd generator's controller-gen.kubebuilder.io/version
+// annotation names: the CRDs are that controller-gen's (controller-gen
+// names its own module's version, which for an installed controller-gen is
+// the same). A build without module information, or with controller-tools
+// replaced by a directory, says "(devel)", as a controller-gen built from
+// a checkout does.
+func controllerToolsVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	return toolsVersion(info, ok)
+}
+
+func toolsVersion(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "(devel)"
+	}
+	for _, d := range info.Deps {
+		if d.Path != "sigs.k8s.io/controller-tools" {
+			continue
+		}
+		if d.Replace != nil {
+			d = d.Replace
+		}
+		if d.Version != "" {
+			return d.Version
+		}
+	}
+	return "(devel)"
 }
 
 // objectOutputs runs modelgen's deepcopy backend; the headerFile (with
@@ -340,6 +387,10 @@ func (r *ctRun) route(outs []ctOutput, stdout io.Writer) ([]gen.File, error) {
 	var printed bytes.Buffer
 	sort.SliceStable(outs, func(i, j int) bool { return outs[i].gen < outs[j].gen })
 	for _, o := range outs {
+		if o.path != "" {
+			files = append(files, gen.File{Path: o.path, Data: o.data})
+			continue
+		}
 		rule, ok := r.rules[o.gen]
 		if !ok {
 			rule = r.fallback

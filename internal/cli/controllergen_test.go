@@ -3,6 +3,7 @@ package cli_test
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -47,7 +48,6 @@ func TestControllerGenRefuses(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"schemapatch:manifests=config/crd", "paths=./..."}, `generator "schemapatch" is not supported`},
-		{[]string{"applyconfiguration", "paths=./..."}, `generator "applyconfiguration" is not supported`},
 		{[]string{"crd:crdVersions=v1beta1", "paths=./..."}, "crd:crdVersions=v1beta1 is not supported"},
 		{[]string{"crd:deprecatedV1beta1CompatibilityPreserveUnknownFields=false"}, "crd:deprecatedV1beta1CompatibilityPreserveUnknownFields is not supported"},
 		{[]string{"crd:noSuchOption=true"}, "crd:noSuchOption"},
@@ -316,5 +316,117 @@ func TestGenerateSaysWhenItTakesOverControllerGensFiles(t *testing.T) {
 	}
 	if r := run("generate", "./..."); strings.Contains(r.stderr, "controller-gen wrote this file") {
 		t.Errorf("a warning for modelgen's own files:\n%s", r.stderr)
+	}
+}
+
+// TestControllerGenToolVersion: the controller-gen command's CRDs carry
+// controller-gen's controller-gen.kubebuilder.io/version annotation with
+// the controller-tools version modelgen is built with (so a switch leaves
+// every CRD as controller-gen wrote it), crd:omitToolVersion drops it, and
+// the native run writes none.
+func TestControllerGenToolVersion(t *testing.T) {
+	dir := ctrlgenProject(t)
+	crdFile := filepath.Join(dir, "config", "crd", "jobs.example.com_workersets.yaml")
+	// a test binary has no module dependencies in its build info: the
+	// version is the fallback here (TestToolsVersion reads a binary's), and
+	// compat/upstream's kubebuilder test finds v0.23.0 in modelgen's
+	// installed controller-gen
+	annotation := "metadata:\n  annotations:\n    controller-gen.kubebuilder.io/version: " + cli.ControllerToolsVersion() + "\n  name: workersets.jobs.example.com\n"
+	if r := run("controller-gen", "crd", "paths=./..."); r.code != cli.ExitOK {
+		t.Fatalf("%v", r)
+	}
+	if crd := read(t, crdFile); !strings.Contains(crd, annotation) {
+		t.Errorf("the CRD lacks controller-gen's version annotation %q:\n%s", annotation, crd)
+	}
+	if r := run("controller-gen", "crd:omitToolVersion=true", "paths=./..."); r.code != cli.ExitOK {
+		t.Fatalf("%v", r)
+	}
+	if crd := read(t, crdFile); strings.Contains(crd, "controller-gen.kubebuilder.io/version") {
+		t.Errorf("crd:omitToolVersion=true: the CRD has the version annotation:\n%s", crd)
+	}
+	if r := run("generate", "./..."); r.code != cli.ExitOK {
+		t.Fatalf("%v", r)
+	}
+	if crd := read(t, filepath.Join(dir, "config", "crd", "bases", "jobs.example.com_workersets.yaml")); strings.Contains(crd, "controller-gen.kubebuilder.io/version") {
+		t.Errorf("the native run writes the version annotation:\n%s", crd)
+	}
+}
+
+// TestToolsVersion: the annotation's version is controller-tools' in the
+// binary's build info (its replacement's, if replaced), else "(devel)".
+func TestToolsVersion(t *testing.T) {
+	dep := func(path, version string, replace *debug.Module) *debug.Module {
+		return &debug.Module{Path: path, Version: version, Replace: replace}
+	}
+	tests := []struct {
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{&debug.BuildInfo{Deps: []*debug.Module{dep("k8s.io/api", "v0.37.2", nil), dep("sigs.k8s.io/controller-tools", "v0.23.0", nil)}}, true, "v0.23.0"},
+		{&debug.BuildInfo{Deps: []*debug.Module{dep("sigs.k8s.io/controller-tools", "v0.23.0", dep("example.com/fork", "v0.23.1", nil))}}, true, "v0.23.1"},
+		{&debug.BuildInfo{Deps: []*debug.Module{dep("sigs.k8s.io/controller-tools", "v0.23.0", dep("../controller-tools", "", nil))}}, true, "(devel)"},
+		{&debug.BuildInfo{}, true, "(devel)"},
+		{nil, false, "(devel)"},
+	}
+	for i, tt := range tests {
+		if got := cli.ToolsVersion(tt.info, tt.ok); got != tt.want {
+			t.Errorf("%d: %q, want %q", i, got, tt.want)
+		}
+	}
+}
+
+// TestControllerGenApplyConfiguration: the applyconfiguration generator is
+// controller-tools' own, with its options (headerFile; omitToolVersion
+// names controller-gen in the generated-code line) and its markers (an
+// output package relative to the API directory, even outside it); its
+// files go where it puts them whatever the output rules say, through
+// modelgen's writer: a package it fails on leaves every file unwritten.
+func TestControllerGenApplyConfiguration(t *testing.T) {
+	dir := ctrlgenProject(t)
+	types := filepath.Join(dir, "api", "v1", "types.go")
+	src := strings.Replace(read(t, types), "// +groupName=jobs.example.com\n", "// +kubebuilder:ac:generate=true\n// +kubebuilder:ac:output:package=\"../../pkg/ac\"\n// +groupName=jobs.example.com\n", 1)
+	src = strings.Replace(src, "// +kubebuilder:object:root=true\ntype WorkerSet struct", "// +genclient\n// +kubebuilder:object:root=true\ntype WorkerSet struct", 1)
+	if err := os.WriteFile(types, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// a package the generator refuses (no +groupName)
+	bad := filepath.Join(dir, "api", "v2", "types.go")
+	if err := os.MkdirAll(filepath.Dir(bad), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("// +kubebuilder:ac:generate=true\npackage v2\n\n// Thing is a type.\ntype Thing struct{ A string }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"controller-gen", `applyconfiguration:headerFile="boilerplate.go.txt",omitToolVersion=true`, "paths=./...", "output:stdout"}
+	r := run(args...)
+	if r.code != cli.ExitFail || !strings.Contains(r.stderr, "applyconfiguration: ") || !strings.Contains(r.stderr, "groupVersion") {
+		t.Fatalf("a package the generator refuses: want exit 1 naming it, got %v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pkg")); err == nil {
+		t.Fatalf("a failed run wrote the other package's apply configurations")
+	}
+	if err := os.RemoveAll(filepath.Dir(bad)); err != nil {
+		t.Fatal(err)
+	}
+	r = run(args...)
+	if r.code != cli.ExitOK || r.stdout != "" {
+		t.Fatalf("%v", r)
+	}
+	ws := read(t, filepath.Join(dir, "pkg", "ac", "api", "v1", "workerset.go"))
+	for _, want := range []string{" Example Authors.\n", "// Code generated by controller-gen. DO NOT EDIT.", "func WorkerSet(name, namespace string) *WorkerSetApplyConfiguration"} {
+		if !strings.Contains(ws, want) {
+			t.Errorf("workerset.go lacks %q:\n%s", want, ws)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pkg", "ac", "utils.go")); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "api", "v1", "applyconfiguration")); err == nil {
+		t.Error("the output package marker is ignored")
+	}
+	left, _ := filepath.Glob(filepath.Join(os.TempDir(), "modelgen-applyconfiguration-*"))
+	if len(left) > 0 {
+		t.Errorf("temporary directories left: %v", left)
 	}
 }

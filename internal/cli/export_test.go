@@ -27,3 +27,10 @@ func GenerateFlags() []string {
 // CoversModule reports whether a package pattern, run in dir, names every
 // package of the module (coversModule).
 var CoversModule = coversModule
+
+// ControllerToolsVersion is the version the controller-gen command's CRDs
+// name (controllerToolsVersion); ToolsVersion reads it from build info.
+var (
+	ControllerToolsVersion = controllerToolsVersion
+	ToolsVersion           = toolsVersion
+)

@@ -1,5 +1,6 @@
 // Package v1 contains API Schema definitions for the batch v1 API group.
 // +kubebuilder:object:generate=true
+// +kubebuilder:ac:generate=true
 // +groupName=batch.example.com
 package v1
 
@@ -17,6 +18,10 @@ var (
 
 	// AddToScheme adds the types in this group-version to the given scheme.
 	AddToScheme = SchemeBuilder.AddToScheme
+
+	// SchemeGroupVersion is the name the generated apply configurations
+	// (applyconfiguration/utils.go) use.
+	SchemeGroupVersion = GroupVersion
 )
 
 func addKnownTypes(s *runtime.Scheme) error {
