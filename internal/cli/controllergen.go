@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/applyconfiguration"
@@ -385,7 +384,8 @@ func headerText(file, year string) (string, error) {
 func (r *ctRun) route(outs []ctOutput, stdout io.Writer) ([]gen.File, error) {
 	var files []gen.File
 	var printed bytes.Buffer
-	sort.SliceStable(outs, func(i, j int) bool { return outs[i].gen < outs[j].gen })
+	// outs are in the command line's order of the generators (generate),
+	// which is the order controller-gen prints them in under output:stdout
 	for _, o := range outs {
 		if o.path != "" {
 			files = append(files, gen.File{Path: o.path, Data: o.data})

@@ -430,3 +430,24 @@ func TestControllerGenApplyConfiguration(t *testing.T) {
 		t.Errorf("temporary directories left: %v", left)
 	}
 }
+
+// TestControllerGenStdoutInCommandLineOrder: under output:stdout the
+// generators' files come in the order the command line names the
+// generators, as controller-gen prints them.
+func TestControllerGenStdoutInCommandLineOrder(t *testing.T) {
+	ctrlgenProject(t)
+	for _, order := range [][]string{{"webhook", "rbac:roleName=r"}, {"rbac:roleName=r", "webhook"}} {
+		args := append(append([]string{"controller-gen"}, order...), "paths=./...", "output:stdout")
+		r := run(args...)
+		if r.code != cli.ExitOK {
+			t.Fatalf("%v", r)
+		}
+		role, hooks := strings.Index(r.stdout, "kind: ClusterRole"), strings.Index(r.stdout, "kind: MutatingWebhookConfiguration")
+		if role < 0 || hooks < 0 {
+			t.Fatalf("%v: stdout lacks the role or the webhooks:\n%s", order, r.stdout)
+		}
+		if roleFirst := strings.HasPrefix(order[0], "rbac"); (role < hooks) != roleFirst {
+			t.Errorf("%v: the role at %d, the webhooks at %d: not in the command line's order", order, role, hooks)
+		}
+	}
+}
