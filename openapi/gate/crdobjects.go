@@ -25,6 +25,8 @@ import (
 // mode reads from all --crd-objects together.
 const MaxObjects = 100_000
 
+var maxObjects = MaxObjects // lowered by tests
+
 // ObjectFinding is what the revision does to one stored object
 // (--crd-objects): one entry per object and finding.
 type ObjectFinding struct {
@@ -232,8 +234,8 @@ func (r *objectReader) add(at string, doc *yaml.Node) error {
 }
 
 func (r *objectReader) keep(at string, obj map[string]any) error {
-	if len(r.objects) >= MaxObjects {
-		return fmt.Errorf("%s: %w", at, &LimitError{Msg: fmt.Sprintf("--crd-objects hold more than %d objects", MaxObjects)})
+	if len(r.objects) >= maxObjects {
+		return fmt.Errorf("%s: %w", at, &LimitError{Msg: fmt.Sprintf("--crd-objects hold more than %d objects", maxObjects)})
 	}
 	api, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
@@ -328,8 +330,10 @@ func (j *objectJudge) judge(stored map[string]any) {
 	}
 	// The object is in etcd in the storage version it was last written
 	// in: the base's (or, for a new CRD, the revision's). A read decodes it
-	// there (pruned, defaulted by that version's schema of the revision),
-	// converts it and prunes and defaults it again in the version read.
+	// there (pruned, nulls dropped and defaulted by that version's schema
+	// of the revision), converts it (None: relabels it) and prunes it again
+	// in the version read, without its defaults (proved on the API server:
+	// examples/e2e/crdgate, conversion-none-default).
 	storage := storageVersion(rev)
 	if base != nil && findVersion(rev, storageVersion(base)) != nil {
 		storage = storageVersion(base)
@@ -344,14 +348,16 @@ func (j *objectJudge) judge(stored map[string]any) {
 			continue
 		}
 		read := runtime.DeepCopyJSON(stored)
-		if none && storage != v {
-			if st := j.server(rev, storage); st != nil {
-				read["apiVersion"] = apiOf(group, storage)
-				st.Read(read)
+		if st := j.server(rev, storage); none && st != nil {
+			read["apiVersion"] = apiOf(group, storage)
+			st.Read(read)
+			read["apiVersion"] = apiOf(group, v)
+			if v != storage {
+				srv.Coerce(read)
 			}
+		} else {
+			srv.Read(read) // converted by a webhook: judged in its own version
 		}
-		read["apiVersion"] = apiOf(group, v)
-		srv.Read(read)
 		// what the read lost: pruned fields, dropped nulls
 		for _, p := range addedPaths(read, stored, "") {
 			emit(ObjectRuleReadPrunes, p, v)
@@ -592,7 +598,7 @@ func writeObjectsText(w io.Writer, r *CRDReport) {
 	for _, id := range order {
 		fs := byRule[id]
 		rule := objectRuleByID[id]
-		fmt.Fprintf(w, "%s\t%s (%d): %s\n", rule.Level, id, len(fs), rule.Reason)
+		fmt.Fprintf(w, "%s  %s (%d): %s\n", rule.Level, id, len(fs), rule.Reason)
 		for _, f := range fs {
 			fmt.Fprintf(w, "  %s %s%s: %s\n", objectName(f), f.Path, "", f.Message)
 		}

@@ -77,15 +77,23 @@ func (s *Server) WithoutRatcheting() *Server {
 	return &c
 }
 
-// Read is what a read of obj through this version returns, as the
-// server's decoder from storage does after conversion: unknown fields
-// pruned, nulls of non-nullable fields dropped, defaults applied. obj is
-// changed in place; pruned are the paths of the fields pruned
-// (spec.a.b, spec.list[0].c).
+// Read is what a read of obj, stored in this version, returns from the
+// store's decoder: unknown fields pruned, nulls of non-nullable fields
+// dropped, defaults applied. obj is changed in place; pruned are the paths
+// of the fields pruned (spec.a.b, spec.list[0].c).
 func (s *Server) Read(obj map[string]any) (pruned []string) {
+	pruned = s.Coerce(obj)
+	structuraldefaulting.Default(obj, s.structural)
+	return pruned
+}
+
+// Coerce is what the server does to an object converted to this version
+// for a response (schemaCoercingConverter): unknown fields pruned and nulls
+// of non-nullable fields dropped, no defaults (those of the storage
+// version were applied when it was read from the store).
+func (s *Server) Coerce(obj map[string]any) (pruned []string) {
 	pruned = structuralpruning.PruneWithOptions(obj, s.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, s.structural)
-	structuraldefaulting.Default(obj, s.structural)
 	return pruned
 }
 
