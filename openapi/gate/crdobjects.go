@@ -417,7 +417,8 @@ func (j *objectJudge) emitError(stored map[string]any, id string, e *field.Error
 }
 
 // significant drops the server's note that CEL rules were skipped (the
-// errors before it say why).
+// errors before it say why), and sorts the errors by path (the server's
+// order follows map iteration).
 func significant(errs field.ErrorList) field.ErrorList {
 	var out field.ErrorList
 	for _, e := range errs {
@@ -426,6 +427,7 @@ func significant(errs field.ErrorList) field.ErrorList {
 		}
 		out = append(out, e)
 	}
+	slices.SortStableFunc(out, func(a, b *field.Error) int { return strings.Compare(a.Field+" "+a.Detail, b.Field+" "+b.Detail) })
 	return out
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/internal/testkit"
@@ -415,3 +416,90 @@ func write(t *testing.T, file, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestCRDObjectDocListsEveryRule keeps docs/gate-crd.md's table of object
+// rules in step with objectRules (-update rewrites it).
+func TestCRDObjectDocListsEveryRule(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "gate-crd.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	const header = "| object rule | verdict | what the API server does |\n|---|---|---|\n"
+	start := strings.Index(doc, header)
+	if start < 0 {
+		t.Fatalf("docs/gate-crd.md has no object rule table (%q)", header)
+	}
+	start += len(header)
+	end := start + strings.Index(doc[start:], "\n\n") + 1
+	var table strings.Builder
+	for _, r := range ObjectRules() {
+		fmt.Fprintf(&table, "| `%s` | %s | %s |\n", r.ID, r.Level, strings.ReplaceAll(r.Reason, "|", "\\|"))
+	}
+	testkit.Golden(t, path, doc[:start]+table.String()+doc[end:])
+}
+
+// TestObjectRuleTable: unique ids, apart from the CRD rules', each with a
+// reason and a format.
+func TestObjectRuleTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range ObjectRules() {
+		if seen[r.ID] || crdRuleByID[r.ID].ID != "" || !strings.HasPrefix(r.ID, "object-") || r.Reason == "" || r.Format == "" || r.Ratcheted {
+			t.Errorf("%s: duplicate, unprefixed, ratcheted or without reason or format", r.ID)
+		}
+		seen[r.ID] = true
+	}
+}
+
+// TestCRDObjectsPaymentsExample runs docs/gate-crd.md's worked example on
+// the payments operator's CRD and checks the report the doc shows.
+func TestCRDObjectsPaymentsExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "gate-crd.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := func(open string) string {
+		_, rest, ok := strings.Cut(string(doc), open)
+		if !ok {
+			t.Fatalf("docs/gate-crd.md has no %q", open)
+		}
+		text, _, _ := strings.Cut(rest, "```")
+		return text
+	}
+	orders := block("```yaml\n# orders.yaml: kubectl get paymentorders -A -o yaml\n")
+	shown := block("$ modelgen gate --crd-base base.yaml --crd-revision revision.yaml --crd-objects orders.yaml\n")
+
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "config", "crd", "bases", "payments.example.com_paymentorders.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crd apiext.CustomResourceDefinition
+	if err := yaml.UnmarshalStrict(data, &crd); err != nil {
+		t.Fatal(err)
+	}
+	spec := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
+	method := spec.Properties["method"]
+	method.Enum = slices.DeleteFunc(method.Enum, func(v apiext.JSON) bool { return string(v.Raw) == `"wire transfer"` })
+	spec.Properties["method"] = method
+	description := spec.Properties["description"]
+	description.MaxLength = ptrTo[int64](64)
+	spec.Properties["description"] = description
+	delete(spec.Properties, "tags")
+	crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"] = spec
+	revision, err := yaml.Marshal(&crd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "base.yaml"), string(data))
+	write(t, filepath.Join(dir, "revision.yaml"), string(revision))
+	write(t, filepath.Join(dir, "orders.yaml"), orders)
+	var out, errOut bytes.Buffer
+	code := Command([]string{"-C", dir, "--crd-base", "base.yaml", "--crd-revision", "revision.yaml", "--crd-objects", "orders.yaml"}, &out, &errOut)
+	if code != ExitViolation || !strings.HasPrefix(out.String(), shown) {
+		t.Errorf("exit %d; the doc shows\n%s\nthe gate says\n%s%s", code, shown, out.String(), errOut.String())
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
