@@ -503,3 +503,43 @@ func TestCRDObjectsPaymentsExample(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestCRDObjectsOutsideTheRevision: an object whose CRD the revision drops,
+// one no side defines, and a CRD converted by a webhook (judged in the
+// object's own version only).
+func TestCRDObjectsOutsideTheRevision(t *testing.T) {
+	dir := t.TempDir()
+	two := func(group, conversion string) string {
+		return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.` + group + `}
+spec:
+  group: ` + group + `
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+` + conversion + `  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {a: {type: string}, b: {type: string}}}}}}}
+  - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {a: {type: string}}}}}}}
+`
+	}
+	webhook := "  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: 'https://convert.example.com/'}\n"
+	write(t, filepath.Join(dir, "base.yaml"), two("gone.io", "")+"---\n"+two("hook.io", webhook))
+	write(t, filepath.Join(dir, "revision.yaml"), two("hook.io", webhook))
+	write(t, filepath.Join(dir, "objects.yaml"), `apiVersion: v1
+kind: List
+items:
+- {apiVersion: gone.io/v1, kind: Widget, metadata: {name: gone, namespace: d}, spec: {a: x}}
+- {apiVersion: other.io/v1, kind: Gadget, metadata: {name: other, namespace: d}}
+- {apiVersion: hook.io/v1, kind: Widget, metadata: {name: hooked, namespace: d}, spec: {a: x, b: bee}}
+`)
+	write(t, filepath.Join(dir, "case.yaml"), "note: outside the revision\n")
+	r, code := runObjects(t, dir)
+	var got []string
+	for _, f := range r.Objects {
+		got = append(got, f.Name+" "+f.Verdict.String()+" "+f.Rule)
+	}
+	want := []string{"gone error object-crd-removed", "other info object-kind-unknown", "hooked info object-conversion-webhook"}
+	if !slices.Equal(got, want) || code != ExitViolation {
+		t.Errorf("exit %d, findings %q, want %q", code, got, want)
+	}
+}
