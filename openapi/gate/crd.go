@@ -216,7 +216,7 @@ func WriteCRD(w io.Writer, r *CRDReport, format string) error {
 			fmt.Fprintf(w, "::%s title=%s::%s\n", githubSeverity[c.Level], escapeProperty(c.ID), escapeData(crdWhere(c)+": "+c.Message))
 		}
 		for _, f := range r.Objects {
-			fmt.Fprintf(w, "::%s title=%s::%s\n", githubSeverity[f.Verdict], escapeProperty(f.Rule), escapeData(objectName(f)+" "+f.Path+": "+f.Message))
+			fmt.Fprintf(w, "::%s title=%s::%s\n", githubSeverity[f.Verdict], escapeProperty(f.Rule), escapeData(objectWhere(f)+": "+f.Message))
 		}
 		fmt.Fprintf(w, "::notice title=modelgen gate::%s\n", escapeData(crdSummary(r)))
 		return nil

@@ -602,7 +602,7 @@ func writeObjectsText(w io.Writer, r *CRDReport) {
 		rule := objectRuleByID[id]
 		fmt.Fprintf(w, "%s  %s (%d): %s\n", rule.Level, id, len(fs), rule.Reason)
 		for _, f := range fs {
-			fmt.Fprintf(w, "  %s %s%s: %s\n", objectName(f), f.Path, "", f.Message)
+			fmt.Fprintf(w, "  %s: %s\n", objectWhere(f), f.Message)
 		}
 	}
 }
@@ -613,4 +613,9 @@ func objectName(f ObjectFinding) string {
 		name = f.Namespace + "/" + name
 	}
 	return f.APIVersion + " " + f.Kind + " " + name
+}
+
+// objectWhere is an object's name and the finding's path.
+func objectWhere(f ObjectFinding) string {
+	return strings.TrimSpace(objectName(f) + " " + f.Path)
 }

@@ -93,6 +93,8 @@ func TestCRDObjectVerdicts(t *testing.T) {
 		"list-map-keys-narrowed": {"s0": {"warning object-create-refused .spec.ports[1]"}},
 		"required-added":         {"s0": {"warning object-create-refused .spec.b"}},
 		"type-changed":           {"s0": {"warning object-create-refused .spec.count"}},
+		// info: a read through another version holds a value it refuses
+		"conversion-none-tighter-version": {"s0": {"info object-read-invalid .spec.a"}},
 		// no finding
 		"conversion-none-default": {},
 		"status-tightened":        {},
