@@ -61,7 +61,7 @@ type CRDReport struct {
 	// ObjectsJudged counts the stored objects read (--crd-objects);
 	// Objects holds one entry per object and finding.
 	ObjectsJudged int             `json:"objectsJudged,omitempty"`
-	Objects       []ObjectFinding `json:"objects,omitempty"`
+	Objects       []ObjectFinding `json:"objects,omitzero"` // nil without --crd-objects
 	Verdict       CRDVerdict      `json:"verdict"`
 }
 
@@ -245,7 +245,7 @@ func writeCRDText(w io.Writer, r *CRDReport) error {
 func crdSummary(r *CRDReport) string {
 	v := r.Verdict
 	s := fmt.Sprintf("%d breaking, %d tightened for new writes only, %d additive", v.Errors, v.Warnings, v.Infos)
-	if r.ObjectsJudged > 0 || len(r.Objects) > 0 {
+	if r.Objects != nil {
 		s += fmt.Sprintf("; stored objects: %d errors, %d warnings, %d infos", v.ObjectErrors, v.ObjectWarnings, v.ObjectInfos)
 	}
 	if v.Pass {

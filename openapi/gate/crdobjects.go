@@ -261,6 +261,7 @@ const probeLabel = "gate.modelgen.dev/probe"
 // judgeObjects returns the findings of every stored object, in input order.
 func judgeObjects(base, rev []crdSource, objs []storedObject, ratchets, showValues bool) []ObjectFinding {
 	j := &objectJudge{base: base, rev: rev, ratchets: ratchets, showValues: showValues, servers: map[string]*apiserver.Server{}}
+	j.findings = []ObjectFinding{} // not nil: the report says the objects were judged
 	for _, o := range objs {
 		j.judge(o.obj)
 	}
@@ -584,8 +585,8 @@ const objectsFix = "stored objects would lose data or could no longer be updated
 
 // writeObjectsText groups the findings by rule, with counts.
 func writeObjectsText(w io.Writer, r *CRDReport) {
-	if r.ObjectsJudged == 0 && len(r.Objects) == 0 {
-		return
+	if r.Objects == nil {
+		return // no --crd-objects
 	}
 	byRule := map[string][]ObjectFinding{}
 	var order []string

@@ -545,3 +545,31 @@ items:
 		t.Errorf("exit %d, findings %q, want %q", code, got, want)
 	}
 }
+
+// TestCRDObjectsReportShape: with --crd-objects the JSON report has an
+// objects list (empty when no object has a finding) and the text report a
+// line on the stored objects; without it, neither.
+func TestCRDObjectsReportShape(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "crd.yaml"), widgetCRD)
+	write(t, filepath.Join(dir, "none.yaml"), "apiVersion: v1\nkind: List\nitems: []\n")
+	args := []string{"-C", dir, "--crd-base", "crd.yaml", "--crd-revision", "crd.yaml"}
+	for _, c := range []struct {
+		extra    []string
+		contains string
+		want     bool
+	}{
+		{[]string{"--crd-objects", "none.yaml", "--format", "json"}, `"objects": []`, true},
+		{[]string{"--format", "json"}, `"objects"`, false},
+		{[]string{"--crd-objects", "none.yaml"}, "stored objects: 0 read", true},
+		{nil, "stored objects", false},
+	} {
+		var out, errOut bytes.Buffer
+		if code := Command(append(slices.Clone(args), c.extra...), &out, &errOut); code != ExitPass {
+			t.Fatalf("%v: exit %d: %s", c.extra, code, errOut.String())
+		}
+		if strings.Contains(out.String(), c.contains) != c.want {
+			t.Errorf("%v: contains %q is %v, want %v:\n%s", c.extra, c.contains, !c.want, c.want, out.String())
+		}
+	}
+}
