@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 )
@@ -21,6 +22,7 @@ const usageText = `usage: modelgen gate --base <file | git:<ref>:<path>> [--revi
                      [--go-mod go.mod] [--format text|json|githubactions] [--suggest]
        modelgen gate --crd-base <file | dir | git:<ref>:<path>> --crd-revision <file | dir>
                      [--kube-version X.Y] [--format text|json|githubactions]
+                     [--crd-objects <file | dir | ->]... [--show-values]
 
 Compares the last release's OpenAPI contract (--base) with this one (--revision).
 oasdiff classifies every change (ERR and WARN are breaking, INFO additive); removing
@@ -40,6 +42,15 @@ Both sides pass the API server's own CRD validation first: a base it refuses is
 exit 2, a revision it refuses (as an update of the base) is an error. New CEL
 rules must compile with the libraries of the --kube-version server. Every rule,
 with its level and reason: docs/gate-crd.md.
+
+With --crd-objects (repeatable; a file, a directory, or - for stdin, holding
+objects as kubectl get -o yaml or -o json writes them) the gate also judges
+the stored objects under the revision: what a read through each served
+version returns (pruned fields are an error, defaults that appear a
+warning), whether an unchanged and a label-only update are admitted (an
+error when refused), and whether the object could be created again as it is
+(a warning when refused). Messages name paths and rules, never stored
+values, unless --show-values.
 
 git:<ref>:<path> reads the document with git show; the path is relative to the
 repository root.
@@ -61,6 +72,8 @@ Examples:
                 --revision api/openapi.yaml --format githubactions
   modelgen gate --base released.yaml --revision openapi.yaml --suggest
   modelgen gate --crd-base git:v1.4.0:config/crd/bases --crd-revision config/crd/bases
+  kubectl get payments -A -o yaml | modelgen gate --crd-base git:v1.4.0:config/crd/bases \
+                --crd-revision config/crd/bases --crd-objects -
 
 Flags:
 `
@@ -68,6 +81,11 @@ Flags:
 // Command runs the gate from command-line arguments (without the "gate"
 // word), prints to stdout and stderr, and returns the exit code.
 func Command(args []string, stdout, stderr io.Writer) int {
+	return CommandIO(args, os.Stdin, stdout, stderr)
+}
+
+// CommandIO is Command reading --crd-objects - from stdin.
+func CommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var opts Options
@@ -89,6 +107,11 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&crd.Base, "crd-base", "", "the last release's CRDs: a file, a directory or git:<ref>:<path> (judges the CRDs instead of the OpenAPI contract)")
 	fs.StringVar(&crd.Revision, "crd-revision", "", "this release's CRDs: a file, a directory or git:<ref>:<path>")
 	fs.StringVar(&crd.BaseGoMod, "crd-base-go-mod", "", "the last release's go.mod, for --go-mod with --crd-base (default: --go-mod at the --crd-base git ref)")
+	fs.Func("crd-objects", "stored objects to judge under the revision (repeatable): a `file`, a directory or - (stdin), as kubectl get -o yaml|json writes them", func(v string) error {
+		crd.Objects = append(crd.Objects, v)
+		return nil
+	})
+	fs.BoolVar(&crd.ShowValues, "show-values", false, "let --crd-objects findings quote the stored values refused (off: stored objects may hold secrets)")
 	fs.StringVar(&crd.KubeVersion, "kube-version", "", "oldest Kubernetes X.Y the CRDs are installed on (below 1.30 nothing is ratcheted; new CEL rules must compile with its libraries); default 1.30")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageText)
@@ -100,8 +123,8 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 		return ExitError // flag has printed the error and the usage
 	}
-	if crd.Base != "" || crd.Revision != "" {
-		crd.Dir, crd.Limits, crd.GoMod = opts.Dir, opts.Limits, opts.GoMod
+	if crd.Base != "" || crd.Revision != "" || len(crd.Objects) > 0 {
+		crd.Dir, crd.Limits, crd.GoMod, crd.Stdin = opts.Dir, opts.Limits, opts.GoMod, stdin
 		return crdCommand(fs, crd, opts.Base, *format, stdout, stderr)
 	}
 	if err := checkUsage(fs, opts, *format); err != nil {

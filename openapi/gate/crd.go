@@ -41,6 +41,15 @@ type CRDOptions struct {
 	Dir string
 	// Limits bound what is read from each side and the comparison's work.
 	Limits Limits
+	// Objects are stored objects to judge under the revision
+	// (--crd-objects): files, directories, or "-" for Stdin, as
+	// `kubectl get -o yaml` or `-o json` writes them. All together stay
+	// within Limits.
+	Objects []string
+	Stdin   io.Reader
+	// ShowValues lets findings quote the stored values the server refused
+	// (stored objects may hold secrets: off by default).
+	ShowValues bool
 }
 
 // CRDReport is the result of one CRD gate run.
@@ -49,17 +58,25 @@ type CRDReport struct {
 	Revision    string      `json:"revision"`
 	KubeVersion string      `json:"kubeVersion"`
 	Changes     []CRDChange `json:"changes"`
-	Verdict     CRDVerdict  `json:"verdict"`
+	// ObjectsJudged counts the stored objects read (--crd-objects);
+	// Objects holds one entry per object and finding.
+	ObjectsJudged int             `json:"objectsJudged,omitempty"`
+	Objects       []ObjectFinding `json:"objects,omitzero"` // nil without --crd-objects
+	Verdict       CRDVerdict      `json:"verdict"`
 }
 
 // CRDVerdict counts the changes by level; the gate passes when none is an
 // error.
 type CRDVerdict struct {
-	Pass     bool   `json:"pass"`
-	Errors   int    `json:"errors"`
-	Warnings int    `json:"warnings"`
-	Infos    int    `json:"infos"`
-	Fix      string `json:"fix,omitempty"`
+	Pass     bool `json:"pass"`
+	Errors   int  `json:"errors"`
+	Warnings int  `json:"warnings"`
+	Infos    int  `json:"infos"`
+	// the findings of stored objects (--crd-objects), by verdict
+	ObjectErrors   int    `json:"objectErrors,omitempty"`
+	ObjectWarnings int    `json:"objectWarnings,omitempty"`
+	ObjectInfos    int    `json:"objectInfos,omitempty"`
+	Fix            string `json:"fix,omitempty"`
 }
 
 // crdFix is what to do about a breaking CRD change (docs/gate-crd.md).
@@ -93,6 +110,12 @@ func RunCRD(ctx context.Context, opts CRDOptions) (*CRDReport, error) {
 	if err := checkBaseDefinitions(ctx, base); err != nil {
 		return nil, inputErrorf("crd base: %w", err)
 	}
+	var objs []storedObject
+	if len(opts.Objects) > 0 {
+		if objs, err = readObjects(opts.Objects, opts.Dir, opts.Stdin, opts.Limits); err != nil {
+			return nil, inputErrorf("crd objects: %w", err)
+		}
+	}
 	changes, err := compareCRDSides(base, rev, ratchets, opts.Limits)
 	if err != nil {
 		return nil, err
@@ -111,6 +134,11 @@ func RunCRD(ctx context.Context, opts CRDOptions) (*CRDReport, error) {
 		report.KubeVersion = fmt.Sprintf(">=1.%d (assumed)", RatchetingSince)
 	}
 	report.Verdict = crdVerdict(changes)
+	if len(opts.Objects) > 0 {
+		report.ObjectsJudged = len(objs)
+		report.Objects = judgeObjects(base, rev, objs, ratchets, opts.ShowValues)
+		objectsVerdict(&report.Verdict, report.Objects)
+	}
 	return report, nil
 }
 
@@ -187,6 +215,9 @@ func WriteCRD(w io.Writer, r *CRDReport, format string) error {
 		for _, c := range r.Changes {
 			fmt.Fprintf(w, "::%s title=%s::%s\n", githubSeverity[c.Level], escapeProperty(c.ID), escapeData(crdWhere(c)+": "+c.Message))
 		}
+		for _, f := range r.Objects {
+			fmt.Fprintf(w, "::%s title=%s::%s\n", githubSeverity[f.Verdict], escapeProperty(f.Rule), escapeData(objectWhere(f)+": "+f.Message))
+		}
 		fmt.Fprintf(w, "::notice title=modelgen gate::%s\n", escapeData(crdSummary(r)))
 		return nil
 	}
@@ -206,6 +237,7 @@ func writeCRDText(w io.Writer, r *CRDReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeObjectsText(w, r)
 	fmt.Fprintln(w, crdSummary(r))
 	return nil
 }
@@ -213,6 +245,9 @@ func writeCRDText(w io.Writer, r *CRDReport) error {
 func crdSummary(r *CRDReport) string {
 	v := r.Verdict
 	s := fmt.Sprintf("%d breaking, %d tightened for new writes only, %d additive", v.Errors, v.Warnings, v.Infos)
+	if r.Objects != nil {
+		s += fmt.Sprintf("; stored objects: %d errors, %d warnings, %d infos", v.ObjectErrors, v.ObjectWarnings, v.ObjectInfos)
+	}
 	if v.Pass {
 		return s + "; PASS"
 	}

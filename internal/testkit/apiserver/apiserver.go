@@ -65,6 +65,36 @@ type Server struct {
 	structural *structuralschema.Structural
 	validator  schemavalidation.SchemaValidator
 	cel        *cel.Validator
+	noRatchet  bool
+}
+
+// WithoutRatcheting is the judge of a server that does not ratchet
+// validation (Kubernetes before 1.30, or the feature gate off): an update
+// is validated whole, as a create is, with oldSelf in the CEL rules.
+func (s *Server) WithoutRatcheting() *Server {
+	c := *s
+	c.noRatchet = true
+	return &c
+}
+
+// Read is what a read of obj, stored in this version, returns from the
+// store's decoder: unknown fields pruned, nulls of non-nullable fields
+// dropped, defaults applied. obj is changed in place; pruned are the paths
+// of the fields pruned (spec.a.b, spec.list[0].c).
+func (s *Server) Read(obj map[string]any) (pruned []string) {
+	pruned = s.Coerce(obj)
+	structuraldefaulting.Default(obj, s.structural)
+	return pruned
+}
+
+// Coerce is what the server does to an object converted to this version
+// for a response (schemaCoercingConverter): unknown fields pruned and nulls
+// of non-nullable fields dropped, no defaults (those of the storage
+// version were applied when it was read from the store).
+func (s *Server) Coerce(obj map[string]any) (pruned []string) {
+	pruned = structuralpruning.PruneWithOptions(obj, s.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, s.structural)
+	return pruned
 }
 
 // New is the judge of version of crd. It fails when the API server would
@@ -195,8 +225,18 @@ func (s *Server) Update(obj, old map[string]any) field.ErrorList {
 	if len(errs) > 0 {
 		return errs
 	}
-	correlated := common.NewCorrelatedObject(obj, old, &celmodel.Structural{Structural: s.structural})
 	errs = append(errs, s.objectMeta(ctx, operation.Update, obj, old)...)
+	if s.noRatchet {
+		errs = append(errs, schemavalidation.ValidateCustomResourceUpdate(nil, obj, old, s.validator)...)
+		errs = append(errs, schemaobjectmeta.Validate(ctx, nil, obj, s.structural, false)...)
+		// list invariants are checked on update only where the stored
+		// object met them, ratcheting or not (strategy.go)
+		if oldErrs := structurallisttype.ValidateListSetsAndMaps(nil, s.structural, old); len(oldErrs) == 0 {
+			errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, s.structural, obj)...)
+		}
+		return s.withCEL(ctx, errs, obj, old)
+	}
+	correlated := common.NewCorrelatedObject(obj, old, &celmodel.Structural{Structural: s.structural})
 	errs = append(errs, schemavalidation.ValidateCustomResourceUpdate(nil, obj, old, s.validator, schemavalidation.WithRatcheting(correlated))...)
 	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, obj, s.structural, false)...)
 	if oldErrs := structurallisttype.ValidateListSetsAndMaps(nil, s.structural, old); len(oldErrs) == 0 {
