@@ -23,21 +23,10 @@ func celValue(f *model.Field) string {
 }
 
 func celZero(t *model.TypeRef) string {
-	switch t.Kind {
-	case model.KindString:
-		return "''"
-	case model.KindInt, model.KindDuration:
-		return "0"
-	case model.KindFloat:
-		return "0.0"
-	case model.KindBool:
-		return "false"
-	case model.KindTime:
-		// a date-time string is a CEL timestamp; validator reads a
-		// missing time.Time as the zero time
-		return "timestamp('0001-01-01T00:00:00Z')"
+	if t.Kind == model.KindSlice || t.Kind == model.KindMap {
+		return "" // compared by size, not with a literal
 	}
-	return ""
+	return zeroLiteral(t)
 }
 
 // celHasValue is validator's "has a value": non-zero, or non-nil for

@@ -399,6 +399,13 @@ func zeroGuard(lv *model.Level) string {
 	if t == nil {
 		return ""
 	}
+	return zeroLiteral(t)
+}
+
+// zeroLiteral is the CEL literal of a kind's zero value as the schemas see
+// it ("" when the kind has none): the one table the guards and the
+// cross-field rules share.
+func zeroLiteral(t *model.TypeRef) string {
 	switch t.Kind {
 	case model.KindString:
 		return "''"
@@ -415,7 +422,8 @@ func zeroGuard(lv *model.Level) string {
 	case model.KindMap:
 		return "{}"
 	case model.KindTime:
-		// a date-time string is a timestamp in CEL
+		// a date-time string is a CEL timestamp; validator reads a
+		// missing time.Time as the zero time
 		return "timestamp('0001-01-01T00:00:00Z')"
 	}
 	return ""
