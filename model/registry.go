@@ -25,7 +25,7 @@ func newRegistry() keywordTable {
 		structural{"nostructlevel", "skips struct-level validation functions"},
 		required{},
 	)
-	for _, op := range []string{"len", "min", "max", "eq", "ne", "lt", "lte", "gt", "gte"} {
+	for _, op := range BoundKeywords {
 		t.add(bound{op})
 	}
 	t.add(regexKeywords()...)
@@ -34,11 +34,6 @@ func newRegistry() keywordTable {
 		foldOneOf{"oneofci", false}, foldOneOf{"noneofci", true},
 		unique{},
 		boolean{},
-		strMatch{"contains", "contains the text"}, strMatch{"containsany", "contains any of the characters"},
-		strMatch{"containsrune", "contains the rune"}, strMatch{"excludes", "does not contain the text"},
-		strMatch{"excludesall", "contains none of the characters"}, strMatch{"excludesrune", "does not contain the rune"},
-		strMatch{"startswith", "starts with the text"}, strMatch{"endswith", "ends with the text"},
-		strMatch{"startsnotwith", "does not start with the text"}, strMatch{"endsnotwith", "does not end with the text"},
 		celFormat{"ip", "isIP(self)", "an IP address"},
 		celFormat{"ipv4", "isIP(self) && ip(self).family() == 4", "an IPv4 address"},
 		celFormat{"ipv6", "isIP(self) && ip(self).family() == 6", "an IPv6 address"},
@@ -46,15 +41,35 @@ func newRegistry() keywordTable {
 		celFormat{"cidrv4", "isCIDR(self) && cidr(self).ip().family() == 4 && cidr(self).ip() == cidr(self).masked().ip()", "an IPv4 CIDR with no host bits set"},
 		celFormat{"cidrv6", "isCIDR(self) && cidr(self).ip().family() == 6", "an IPv6 CIDR"},
 	)
-	for _, op := range []string{"eqfield", "nefield", "gtfield", "gtefield", "ltfield", "ltefield"} {
+	for _, name := range StrMatchKeywords {
+		t.add(strMatch{name, strMatchDocs[name]})
+	}
+	for _, op := range FieldCompareKeywords {
 		t.add(fieldCompare{op})
 	}
-	for _, name := range []string{"required_if", "required_unless", "required_with", "required_with_all", "required_without", "required_without_all",
-		"excluded_if", "excluded_unless", "excluded_with", "excluded_with_all", "excluded_without", "excluded_without_all"} {
+	for _, name := range ConditionalKeywords {
 		t.add(conditional{name})
 	}
 	t.addRuntimeOnly()
 	return t
+}
+
+// The keyword families the registry defines and the schema lowering
+// places, each named once here.
+var (
+	BoundKeywords        = []string{"len", "min", "max", "eq", "ne", "lt", "lte", "gt", "gte"}
+	StrMatchKeywords     = []string{"contains", "containsany", "containsrune", "excludes", "excludesall", "excludesrune", "startswith", "endswith", "startsnotwith", "endsnotwith"}
+	FieldCompareKeywords = []string{"eqfield", "nefield", "gtfield", "gtefield", "ltfield", "ltefield"}
+	ConditionalKeywords  = []string{"required_if", "required_unless", "required_with", "required_with_all", "required_without", "required_without_all",
+		"excluded_if", "excluded_unless", "excluded_with", "excluded_with_all", "excluded_without", "excluded_without_all"}
+)
+
+var strMatchDocs = map[string]string{
+	"contains": "contains the text", "containsany": "contains any of the characters",
+	"containsrune": "contains the rune", "excludes": "does not contain the text",
+	"excludesall": "contains none of the characters", "excludesrune": "does not contain the rune",
+	"startswith": "starts with the text", "endswith": "ends with the text",
+	"startsnotwith": "does not start with the text", "endsnotwith": "does not end with the text",
 }
 
 // add registers keywords; a name registered twice is a bug in the list.

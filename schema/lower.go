@@ -46,18 +46,16 @@ func lowerTable() map[string]lowering {
 		"oneof":    lowerOneOf(false), "noneof": lowerOneOf(true),
 		"oneofci": lowerFoldOneOf(false), "noneofci": lowerFoldOneOf(true),
 	}
-	for _, op := range []string{"len", "min", "max", "eq", "ne", "lt", "lte", "gt", "gte"} {
+	for _, op := range model.BoundKeywords {
 		t[op] = lowerBound(op)
 	}
-	for _, name := range []string{"contains", "containsany", "containsrune", "excludes", "excludesall", "excludesrune",
-		"startswith", "endswith", "startsnotwith", "endsnotwith"} {
+	for _, name := range model.StrMatchKeywords {
 		t[name] = lowerStrMatch(name)
 	}
-	for _, op := range []string{"eqfield", "nefield", "gtfield", "gtefield", "ltfield", "ltefield"} {
+	for _, op := range model.FieldCompareKeywords {
 		t[op] = lowerFieldCompare(op)
 	}
-	for _, name := range []string{"required_if", "required_unless", "required_with", "required_with_all", "required_without", "required_without_all",
-		"excluded_if", "excluded_unless", "excluded_with", "excluded_with_all", "excluded_without", "excluded_without_all"} {
+	for _, name := range model.ConditionalKeywords {
 		t[name] = lowerConditional(name)
 	}
 	// the keywords whose definition is validator's regular expression or a
