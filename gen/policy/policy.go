@@ -118,7 +118,7 @@ func Build(k Kind, checks []Check, s Settings) (*admissionv1.ValidatingAdmission
 				}}},
 			},
 			MatchConditions: matchConditions(s),
-			Variables:       variables(k, s),
+			Variables:       append(variables(k, s), containers(checks)...),
 			Validations:     validations(k, checks),
 		},
 	}
@@ -196,10 +196,10 @@ func variables(k Kind, s Settings) []admissionv1.Variable {
 	}
 	over := fmt.Sprintf("has(params.spec) && has(params.spec.tenants) && variables.tenant in params.spec.tenants && has(params.spec.tenants[variables.tenant].types) && %s in params.spec.tenants[variables.tenant].types ? params.spec.tenants[variables.tenant].types[%s] : {}", quote(k.TypeName), quote(k.TypeName))
 	return []admissionv1.Variable{
-		v("old", "oldObject != null ? oldObject : {}"),
+		v("old", "oldObject != null ? "+norm("oldObject")+" : {}"),
 		// a DELETE has no object: it is judged as an update that changes
 		// nothing (the tenant rules alone)
-		v("cur", "object != null ? object : variables.old"),
+		v("cur", "object != null ? "+norm("object")+" : variables.old"),
 		v("roles", roles),
 		v("rolesText", "size(variables.roles) == 0 ? 'no role' : 'roles ' + variables.roles.join(', ')"),
 		v("allTenants", allTenants),
@@ -209,7 +209,19 @@ func variables(k Kind, s Settings) []admissionv1.Variable {
 		v("tenant", "variables.allTenants ? variables.oldTenant : (size(variables.callerTenants) == 1 ? variables.callerTenants[0] : '')"),
 		v("listed", "!(has(params.spec) && has(params.spec.listedTenantsOnly) && params.spec.listedTenantsOnly) || (has(params.spec.tenants) && variables.tenant in params.spec.tenants)"),
 		v("over", over),
+		// the role check every field rule shares: the caller's roles the
+		// tenant does not override (judged by the access tags), and the
+		// write paths of those it does
+		v("tagRoles", "variables.roles.filter(r, !(r in variables.over))"),
+		v("overWrites", "variables.roles.filter(r, r in variables.over && has(variables.over[r].write)).map(r, variables.over[r].write)"),
+		v("who", "request.userInfo.username + ' with ' + variables.rolesText"),
 	}
+}
+
+// orEmpty is a field of a JSON object as it came (null fields and all),
+// else zero.
+func orEmpty(v, name, zero string) string {
+	return fmt.Sprintf("(%s in %s && %s[%s] != null ? %s[%s] : %s)", quote(name), v, v, quote(name), v, quote(name), zero)
 }
 
 // tenantOf reads the tenant key through structs and pointers ("" when a
@@ -220,6 +232,22 @@ func tenantOf(obj string, segs []string) string {
 		v = orEmpty(v, s, "{}")
 	}
 	return orEmpty(v, segs[len(segs)-1], "''")
+}
+
+// containers are the variables the field rules read, each once, after
+// those it reads.
+func containers(checks []Check) []admissionv1.Variable {
+	var out []admissionv1.Variable
+	seen := map[string]bool{}
+	for _, c := range checks {
+		for _, v := range c.Vars {
+			if !seen[v.Name] {
+				seen[v.Name] = true
+				out = append(out, admissionv1.Variable{Name: v.Name, Expression: v.Expr})
+			}
+		}
+	}
+	return out
 }
 
 func validations(k Kind, checks []Check) []admissionv1.Validation {
@@ -243,8 +271,8 @@ func validations(k Kind, checks []Check) []admissionv1.Validation {
 			writers = "role " + strings.Join(c.Static, ", ")
 		}
 		expr := fmt.Sprintf("!(%s) || %s", c.Changed, writable(c))
-		msg := fmt.Sprintf("%s may not be changed by the caller's roles (the access tags let %s write it)", c.Path, writers)
-		msgExpr := fmt.Sprintf("'%s may not be changed by ' + request.userInfo.username + ' with ' + variables.rolesText + ' (the access tags let %s write it)'", c.Path, writers)
+		msg := fmt.Sprintf("%s may not be changed by the caller's roles", c.Path)
+		msgExpr := fmt.Sprintf("'%s may not be changed by ' + variables.who + ' (the access tags let %s write it)'", c.Path, writers)
 		out = append(out, val(expr, msg, msgExpr))
 	}
 	return out
@@ -254,11 +282,11 @@ func validations(k Kind, checks []Check) []admissionv1.Validation {
 // tenant's override of the role when the access policy has one (it replaces
 // the role's rights), else the tags' rights.
 func writable(c Check) string {
-	static := "false"
-	if len(c.Static) > 0 {
-		static = "r in " + list(c.Static)
+	over := fmt.Sprintf("variables.overWrites.exists(w, w.exists(p, p in %s))", list(c.Grants))
+	if len(c.Static) == 0 {
+		return over
 	}
-	return fmt.Sprintf("variables.roles.exists(r, r in variables.over ? (has(variables.over[r].write) && variables.over[r].write.exists(p, p in %s)) : %s)", list(c.Grants), static)
+	return fmt.Sprintf("variables.tagRoles.exists(r, r in %s) || %s", list(c.Static), over)
 }
 
 func sorted(sas []ServiceAccount) []ServiceAccount {
