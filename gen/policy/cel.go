@@ -23,6 +23,7 @@ type Check struct {
 	Changed string   // CEL: variables.cur (the object) and variables.old differ on the row
 	Static  []string // roles the tags let write the row (through its containers)
 	Grants  []string // policy paths whose grant covers the row (itself, containers, contents)
+	Within  []string // prefixes of the contents' paths when they stand for the contents in Grants
 	Vars    []Var    // the policy variables Changed reads, each after those it reads
 	Pos     model.Pos
 }
@@ -49,7 +50,8 @@ func Checks(tr *model.TypeAccess, s Settings) []Check {
 		if changed == "" {
 			continue
 		}
-		out = append(out, Check{Row: i, Path: r.Path, Changed: changed, Static: tr.Effective(i, true), Grants: grants(tr, i), Vars: b.used, Pos: r.Field.Field.Pos})
+		g, within := grants(tr, i)
+		out = append(out, Check{Row: i, Path: r.Path, Changed: changed, Static: tr.Effective(i, true), Grants: g, Within: within, Vars: b.used, Pos: r.Field.Field.Pos})
 	}
 	return out
 }
@@ -86,15 +88,43 @@ func chain(tr *model.TypeAccess, row int) []int {
 // grants lists the paths of a tenant policy that grant a row: its own, its
 // containers' (a listed path grants everything inside), its contents'
 // (a listed path grants the containers on the way as containers) and "*".
-func grants(tr *model.TypeAccess, row int) []string {
-	out := []string{"*"}
+// The contents are given as the prefixes of their paths (within) when the
+// prefixes name exactly the contents among the table's paths (an override
+// naming a path the table lacks is refused by the Go guard as a whole).
+func grants(tr *model.TypeAccess, row int) (paths, within []string) {
+	paths = []string{"*"}
 	for i := row; i >= 0; i = tr.Table[i].Parent {
-		out = append(out, tr.Table[i].Path)
+		paths = append(paths, tr.Table[i].Path)
 	}
+	var contents []string
 	for i := row + 1; i < row+tr.Table[row].Size; i++ {
-		out = append(out, tr.Table[i].Path)
+		contents = append(contents, tr.Table[i].Path)
 	}
-	return out
+	if len(contents) == 0 {
+		return paths, nil
+	}
+	self := tr.Table[row].Path
+	for _, c := range contents {
+		p := ""
+		for _, sep := range []string{".", "[]", "{}"} {
+			if self != "" && strings.HasPrefix(c, self+sep) {
+				p = self + sep
+			}
+		}
+		if p == "" {
+			return append(paths, contents...), nil
+		}
+		if !slices.Contains(within, p) {
+			within = append(within, p)
+		}
+	}
+	for i, r := range tr.Table {
+		inside := i > row && i < row+tr.Table[row].Size
+		if !inside && slices.ContainsFunc(within, func(p string) bool { return strings.HasPrefix(r.Path, p) }) {
+			return append(paths, contents...), nil
+		}
+	}
+	return paths, within
 }
 
 // exprBuilder renders the CEL of one row. Structs are CEL maps that are never
@@ -388,15 +418,15 @@ func zeroJSON(f *model.Field) string {
 	omit := f.OmitEmpty || f.OmitZero
 	switch t.Kind {
 	case model.KindString:
-		return "''"
+		return `""`
 	case model.KindBool:
 		return "false"
 	case model.KindInt, model.KindFloat, model.KindDuration:
 		return "0"
 	case model.KindMetaDuration:
-		return "'0s'"
+		return `"0s"`
 	case model.KindQuantity:
-		return "'0'"
+		return `"0"`
 	case model.KindIntOrString:
 		return "0"
 	case model.KindSlice:
@@ -406,7 +436,7 @@ func zeroJSON(f *model.Field) string {
 		case !omit:
 			return "null"
 		case t.Elem != nil && t.Elem.Kind == model.KindInt && t.Elem.Unsigned && t.Elem.Bits == 8:
-			return "''" // []byte is base64 text
+			return `""` // []byte is base64 text
 		}
 		return "[]"
 	case model.KindMap:
@@ -458,8 +488,8 @@ func shapeChanged(fr *model.FieldAccess, o, c string) string {
 
 // quote writes a CEL string literal.
 func quote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`)
-	return "'" + r.Replace(s) + "'"
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`)
+	return `"` + r.Replace(s) + `"`
 }
 
 // list writes a CEL list of string literals.

@@ -186,7 +186,7 @@ func variables(k Kind, s Settings) []admissionv1.Variable {
 	case TenantFromExtra:
 		tenants = fmt.Sprintf("(has(request.userInfo.extra) && %s in request.userInfo.extra ? request.userInfo.extra[%s] : [])", quote(s.TenantExtra), quote(s.TenantExtra))
 	case TenantFromNamespace:
-		tenants = "(request.namespace != '' ? [request.namespace] : [])"
+		tenants = `(request.namespace != "" ? [request.namespace] : [])`
 	default:
 		tenants = fmt.Sprintf("%s.filter(g, g.startsWith(%s)).map(g, g.substring(%d))", groups, quote(s.TenantPrefix), len(s.TenantPrefix))
 	}
@@ -201,12 +201,12 @@ func variables(k Kind, s Settings) []admissionv1.Variable {
 		// nothing (the tenant rules alone)
 		v("cur", "object != null ? "+norm("object")+" : variables.old"),
 		v("roles", roles),
-		v("rolesText", "size(variables.roles) == 0 ? 'no role' : 'roles ' + variables.roles.join(', ')"),
+		v("rolesText", `size(variables.roles) == 0 ? "no role" : "roles " + variables.roles.join(", ")`),
 		v("allTenants", allTenants),
 		v("newTenant", tenantOf("variables.cur", k.TenantSegments)),
-		v("oldTenant", "oldObject != null ? "+tenantOf("oldObject", k.TenantSegments)+" : variables.newTenant"),
+		v("oldTenant", "oldObject != null ? "+tenantOf("variables.old", k.TenantSegments)+" : variables.newTenant"),
 		v("callerTenants", tenants),
-		v("tenant", "variables.allTenants ? variables.oldTenant : (size(variables.callerTenants) == 1 ? variables.callerTenants[0] : '')"),
+		v("tenant", `variables.allTenants ? variables.oldTenant : (size(variables.callerTenants) == 1 ? variables.callerTenants[0] : "")`),
 		v("listed", "!(has(params.spec) && has(params.spec.listedTenantsOnly) && params.spec.listedTenantsOnly) || (has(params.spec.tenants) && variables.tenant in params.spec.tenants)"),
 		v("over", over),
 		// the role check every field rule shares: the caller's roles the
@@ -214,24 +214,20 @@ func variables(k Kind, s Settings) []admissionv1.Variable {
 		// write paths of those it does
 		v("tagRoles", "variables.roles.filter(r, !(r in variables.over))"),
 		v("overWrites", "variables.roles.filter(r, r in variables.over && has(variables.over[r].write)).map(r, variables.over[r].write)"),
-		v("who", "request.userInfo.username + ' with ' + variables.rolesText"),
+		// the message of every field rule: "<path>" + variables.refused + ...
+		v("refused", `" may not be changed by " + request.userInfo.username + " with " + variables.rolesText`),
 	}
 }
 
-// orEmpty is a field of a JSON object as it came (null fields and all),
-// else zero.
-func orEmpty(v, name, zero string) string {
-	return fmt.Sprintf("(%s in %s && %s[%s] != null ? %s[%s] : %s)", quote(name), v, v, quote(name), v, quote(name), zero)
-}
-
-// tenantOf reads the tenant key through structs and pointers ("" when a
-// struct on the way is absent, as Go reads a nil pointer's zero struct).
+// tenantOf reads the tenant key of a struct value without null fields
+// through structs and pointers ("" when a struct on the way is absent, as
+// Go reads a nil pointer's zero struct).
 func tenantOf(obj string, segs []string) string {
 	v := obj
 	for _, s := range segs[:len(segs)-1] {
-		v = orEmpty(v, s, "{}")
+		v = norm(field(v, s, "{}"))
 	}
-	return orEmpty(v, segs[len(segs)-1], "''")
+	return field(v, segs[len(segs)-1], `""`)
 }
 
 // containers are the variables the field rules read, each once, after
@@ -256,14 +252,14 @@ func validations(k Kind, checks []Check) []admissionv1.Validation {
 		return admissionv1.Validation{Expression: expr, Message: msg, MessageExpression: msgExpr, Reason: &forbidden}
 	}
 	out := []admissionv1.Validation{
-		val("variables.tenant != ''", "the request has no tenant",
-			"request.userInfo.username + ' has no tenant (want exactly one)'"),
+		val(`variables.tenant != ""`, "the request has no tenant",
+			`request.userInfo.username + " has no tenant (want exactly one)"`),
 		val("variables.listed", "the caller's tenant is not listed in the access policy",
-			"'tenant ' + variables.tenant + ' is not listed in the access policy (listedTenantsOnly)'"),
-		val("variables.tenant == '' || variables.newTenant == variables.tenant", k.TenantPath+" names another tenant",
-			fmt.Sprintf("'%s is ' + variables.newTenant + ', the caller acts for tenant ' + variables.tenant", k.TenantPath)),
+			`"tenant " + variables.tenant + " is not listed in the access policy (listedTenantsOnly)"`),
+		val(`variables.tenant == "" || variables.newTenant == variables.tenant`, k.TenantPath+" names another tenant",
+			quote(k.TenantPath+" is ")+` + variables.newTenant + ", the caller acts for tenant " + variables.tenant`),
 		val("variables.oldTenant == variables.newTenant", k.TenantPath+" may not change",
-			fmt.Sprintf("'%s may not change (from ' + variables.oldTenant + ' to ' + variables.newTenant + ')'", k.TenantPath)),
+			quote(k.TenantPath+" may not change (from ")+` + variables.oldTenant + " to " + variables.newTenant + ")"`),
 	}
 	for _, c := range checks {
 		writers := "no role"
@@ -271,8 +267,8 @@ func validations(k Kind, checks []Check) []admissionv1.Validation {
 			writers = "role " + strings.Join(c.Static, ", ")
 		}
 		expr := fmt.Sprintf("!(%s) || %s", c.Changed, writable(c))
-		msg := fmt.Sprintf("%s may not be changed by the caller's roles", c.Path)
-		msgExpr := fmt.Sprintf("'%s may not be changed by ' + variables.who + ' (the access tags let %s write it)'", c.Path, writers)
+		msg := c.Path + " may not be changed by the caller's roles"
+		msgExpr := quote(c.Path) + " + variables.refused + " + quote(" (the access tags let "+writers+" write it)")
 		out = append(out, val(expr, msg, msgExpr))
 	}
 	return out
@@ -282,7 +278,11 @@ func validations(k Kind, checks []Check) []admissionv1.Validation {
 // tenant's override of the role when the access policy has one (it replaces
 // the role's rights), else the tags' rights.
 func writable(c Check) string {
-	over := fmt.Sprintf("variables.overWrites.exists(w, w.exists(p, p in %s))", list(c.Grants))
+	granted := "p in " + list(c.Grants)
+	for _, w := range c.Within {
+		granted += fmt.Sprintf(" || p.startsWith(%s)", quote(w))
+	}
+	over := fmt.Sprintf("variables.overWrites.exists(w, w.exists(p, %s))", granted)
 	if len(c.Static) == 0 {
 		return over
 	}
