@@ -78,3 +78,43 @@ func TestExamplePoliciesAreReadable(t *testing.T) {
 		}
 	}
 }
+
+// TestExamplePoliciesNeedMinKubernetes compiles the examples' checked-in
+// policies as an API server of MinKubernetes does (every expression
+// accepted) and as one a minor below (some refused: the two-variable
+// comprehensions it lacks), so that MinKubernetes is the floor.
+func TestExamplePoliciesNeedMinKubernetes(t *testing.T) {
+	files, err := filepath.Glob("../../examples/config/policy/*_access.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example policies: %v", err)
+	}
+	below := MinKubernetes.SubtractMinor(1)
+	refused := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p admissionv1.ValidatingAdmissionPolicy
+		doc, _, _ := bytes.Cut(data, []byte("\n---\n"))
+		if err := yaml.Unmarshal(doc, &p); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range compileErrorsOn(&p, nil, MinKubernetes) {
+			t.Errorf("%s: Kubernetes %s refuses %s: %v", f, MinKubernetes, e.Expr.Where, e.Err)
+		}
+		errs := compileErrorsOn(&p, nil, below)
+		for _, e := range errs {
+			if !strings.Contains(e.Err.Error(), "exists") && !strings.Contains(e.Err.Error(), "transformMap") {
+				t.Errorf("%s: Kubernetes %s refuses %s for another reason than two-variable comprehensions: %v", f, below, e.Expr.Where, e.Err)
+			}
+		}
+		refused += len(errs)
+		if len(errs) > 0 {
+			t.Logf("%s: Kubernetes %s refuses %d expressions, e.g. %s: %v", f, below, len(errs), errs[0].Expr.Where, errs[0].Err)
+		}
+	}
+	if refused == 0 {
+		t.Errorf("Kubernetes %s accepts every expression: the floor is lower than %s", below, MinKubernetes)
+	}
+}
