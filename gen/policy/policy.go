@@ -39,6 +39,11 @@ type Settings struct {
 	BookkeepingAnnotations, BookkeepingLabels []string
 }
 
+// ScopedRole separates the tenant from the role in a tenant-scoped role
+// group: "<TenantPrefix><tenant>:role:<role>" (modelgen:tenant:acme:role:clerk)
+// gives the role in that tenant only.
+const ScopedRole = ":role:"
+
 // LastApplied is the annotation client-side kubectl apply writes on every
 // apply.
 const LastApplied = "kubectl.kubernetes.io/last-applied-configuration"
@@ -175,12 +180,16 @@ func variables(k Kind, s Settings) []admissionv1.Variable {
 	v := func(name, expr string) admissionv1.Variable {
 		return admissionv1.Variable{Name: name, Expression: expr}
 	}
+	const groups = "variables.groups"
 	roles := fmt.Sprintf("%s.filter(g, g.startsWith(%s)).map(g, g.substring(%d))", groups, quote(s.RolePrefix), len(s.RolePrefix))
 	var users []string
 	for _, sa := range sorted(s.ServiceAccounts) {
 		roles += fmt.Sprintf(" + (request.userInfo.username == %s ? %s : [])", quote(sa.User), list(sa.Roles))
 		users = append(users, sa.User)
 	}
+	// scoped: the tenant-scoped role groups "<TenantPrefix><tenant>:role:<role>",
+	// as "<tenant>:role:<role>" (groups as the tenant source only)
+	scoped := "[]"
 	var tenants string
 	switch s.TenantFrom {
 	case TenantFromExtra:
@@ -188,26 +197,36 @@ func variables(k Kind, s Settings) []admissionv1.Variable {
 	case TenantFromNamespace:
 		tenants = `(request.namespace != "" ? [request.namespace] : [])`
 	default:
-		tenants = fmt.Sprintf("%s.filter(g, g.startsWith(%s)).map(g, g.substring(%d))", groups, quote(s.TenantPrefix), len(s.TenantPrefix))
+		n := len(s.TenantPrefix)
+		tenants = fmt.Sprintf("%s.filter(g, g.startsWith(%s) && !g.substring(%d).contains(%s)).map(g, g.substring(%d))", groups, quote(s.TenantPrefix), n, quote(ScopedRole), n)
+		scoped = fmt.Sprintf("%s.filter(g, g.startsWith(%s) && g.substring(%d).contains(%s)).map(g, g.substring(%d))", groups, quote(s.TenantPrefix), n, quote(ScopedRole), n)
 	}
 	allTenants := "false"
 	if len(users) > 0 {
 		allTenants = fmt.Sprintf("request.userInfo.username in %s", list(users))
 	}
-	over := fmt.Sprintf("has(params.spec) && has(params.spec.tenants) && variables.tenant in params.spec.tenants && has(params.spec.tenants[variables.tenant].types) && %s in params.spec.tenants[variables.tenant].types ? params.spec.tenants[variables.tenant].types[%s] : {}", quote(k.TypeName), quote(k.TypeName))
+	over := fmt.Sprintf("params.?spec.?tenants[?variables.tenant].?types[?%s].orValue({})", quote(k.TypeName))
 	return []admissionv1.Variable{
 		v("old", "oldObject != null ? "+norm("oldObject")+" : {}"),
 		// a DELETE has no object: it is judged as an update that changes
 		// nothing (the tenant rules alone)
 		v("cur", "object != null ? "+norm("object")+" : variables.old"),
-		v("roles", roles),
-		v("rolesText", `size(variables.roles) == 0 ? "no role" : "roles " + variables.roles.join(", ")`),
+		v("groups", "has(request.userInfo.groups) ? request.userInfo.groups : []"),
 		v("allTenants", allTenants),
 		v("newTenant", tenantOf("variables.cur", k.TenantSegments)),
 		v("oldTenant", "oldObject != null ? "+tenantOf("variables.old", k.TenantSegments)+" : variables.newTenant"),
 		v("callerTenants", tenants),
-		v("tenant", `variables.allTenants ? variables.oldTenant : (size(variables.callerTenants) == 1 ? variables.callerTenants[0] : "")`),
-		v("listed", "!(has(params.spec) && has(params.spec.listedTenantsOnly) && params.spec.listedTenantsOnly) || (has(params.spec.tenants) && variables.tenant in params.spec.tenants)"),
+		v("plainTenant", `size(variables.callerTenants) == 1 ? variables.callerTenants[0] : ""`),
+		v("scoped", scoped),
+		// a caller with roles scoped to the object's tenant acts for it
+		// (the old object's tenant: moving an object stays refused)
+		v("tenant", fmt.Sprintf(`variables.allTenants ? variables.oldTenant : (variables.scoped.exists(s, s.startsWith(variables.oldTenant + %s)) ? variables.oldTenant : variables.plainTenant)`, quote(ScopedRole))),
+		// the roles of the modelgen:role: groups hold in the caller's own
+		// tenant; those scoped to the tenant acted for add to them
+		v("groupRoles", roles),
+		v("roles", fmt.Sprintf(`(variables.allTenants || variables.tenant == variables.plainTenant ? variables.groupRoles : []) + variables.scoped.filter(s, s.startsWith(variables.tenant + %s)).map(s, s.substring(size(variables.tenant) + %d))`, quote(ScopedRole), len(ScopedRole))),
+		v("rolesText", `size(variables.roles) == 0 ? "no role" : "roles " + variables.roles.join(", ")`),
+		v("listed", "!params.?spec.?listedTenantsOnly.orValue(false) || variables.tenant in params.?spec.?tenants.orValue({})"),
 		v("over", over),
 		// the role check every field rule shares: the caller's roles the
 		// tenant does not override (judged by the access tags), and the

@@ -372,6 +372,10 @@ type caller struct {
 	// tenant of the object.
 	subject *rbac.Subject
 	roles   []string
+	// scoped are the roles of tenant-scoped role groups, by tenant: the
+	// caller acts for the object's tenant with its roles there when it has
+	// some, else as subject
+	scoped map[string][]string
 }
 
 func (g gen) caller() caller {
@@ -393,6 +397,21 @@ func (g gen) caller() caller {
 	case n == 0: // no tenant
 	case n == 1: // two tenants: ambiguous, none
 		u.Groups = append(u.Groups, "modelgen:tenant:t1", "modelgen:tenant:t2")
+	case n <= 3: // roles scoped to tenants, with or without a tenant of its own
+		if n == 3 {
+			s.Tenant = tenants[g.r.Intn(len(tenants))]
+			u.Groups = append(u.Groups, "modelgen:tenant:"+s.Tenant)
+		}
+		scoped := map[string][]string{}
+		for _, tn := range tenants {
+			for _, r := range roles {
+				if g.coin(2) {
+					scoped[tn] = append(scoped[tn], r)
+					u.Groups = append(u.Groups, "modelgen:tenant:"+tn+":role:"+r)
+				}
+			}
+		}
+		return caller{user: u, subject: s, roles: rs, scoped: scoped}
 	default:
 		s.Tenant = tenants[g.r.Intn(len(tenants))]
 		u.Groups = append(u.Groups, "modelgen:tenant:"+s.Tenant)
@@ -436,7 +455,16 @@ func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 		mustRound(served(*p.old).Object, old)
 	}
 	s := rbac.Subject{Roles: p.who.roles}
-	if p.who.subject != nil {
+	tenant := cur.Tenant
+	if old != nil {
+		tenant = old.Tenant
+	}
+	if rs := p.who.scoped[tenant]; len(rs) > 0 {
+		s = rbac.Subject{Tenant: tenant, Roles: rs}
+		if p.who.subject != nil && p.who.subject.Tenant == tenant {
+			s.Roles = append(slices.Clone(p.who.roles), rs...)
+		}
+	} else if p.who.subject != nil {
 		s = *p.who.subject
 	} else if old != nil {
 		s.Tenant = old.Tenant
