@@ -285,12 +285,22 @@ func validations(k Kind, checks []Check) []admissionv1.Validation {
 		if len(c.Static) > 0 {
 			writers = "role " + strings.Join(c.Static, ", ")
 		}
-		expr := fmt.Sprintf("!(%s) || %s", c.Changed, writable(c))
+		expr := fmt.Sprintf("%s || %s", unchanged(c.Changed), writable(c))
 		msg := c.Path + " may not be changed by the caller's roles"
 		msgExpr := quote(c.Path) + " + variables.refused + " + quote(" (the access tags let "+writers+" write it)")
 		out = append(out, val(expr, msg, msgExpr))
 	}
 	return out
+}
+
+// unchanged negates a row's change: a single comparison a != b reads
+// a == b, anything else !(...).
+func unchanged(changed string) string {
+	simple := !strings.Contains(changed, "||") && !strings.Contains(changed, "&&") && !strings.Contains(changed, " ? ") && !strings.Contains(changed, "exists(")
+	if simple && strings.Count(changed, " != ") == 1 {
+		return strings.Replace(changed, " != ", " == ", 1)
+	}
+	return "!(" + changed + ")"
 }
 
 // writable holds when one of the caller's roles may write the row: the
