@@ -23,7 +23,15 @@ type Check struct {
 	Changed string   // CEL: variables.cur (the object) and variables.old differ on the row
 	Static  []string // roles the tags let write the row (through its containers)
 	Grants  []string // policy paths whose grant covers the row (itself, containers, contents)
+	Within  []string // prefixes of the contents' paths when they stand for the contents in Grants
+	Vars    []Var    // the policy variables Changed reads, each after those it reads
 	Pos     model.Pos
+}
+
+// Var is a policy variable: one container of the object (old or current
+// side) looked up once, so that every rule inside it reads it by name.
+type Var struct {
+	Name, Expr string
 }
 
 // Checks returns the validations of a type's field table, in table order:
@@ -32,16 +40,18 @@ type Check struct {
 // s gives the bookkeeping metadata keys that are not governed.
 func Checks(tr *model.TypeAccess, s Settings) []Check {
 	var out []Check
+	vs := &varSet{byKey: map[string]Var{}, taken: map[string]bool{}}
 	for i, r := range tr.Table {
 		if i == tr.Tenant || hidden(tr, i) {
 			continue
 		}
-		b := &exprBuilder{tr: tr, s: s}
-		changed := b.walk(chain(tr, i), 0, "variables.old", "variables.cur")
+		b := &exprBuilder{tr: tr, s: s, vs: vs}
+		changed := b.walk(chain(tr, i), 0, "variables.old", "variables.cur", true)
 		if changed == "" {
 			continue
 		}
-		out = append(out, Check{Row: i, Path: r.Path, Changed: changed, Static: tr.Effective(i, true), Grants: grants(tr, i), Pos: r.Field.Field.Pos})
+		g, within := grants(tr, i)
+		out = append(out, Check{Row: i, Path: r.Path, Changed: changed, Static: tr.Effective(i, true), Grants: g, Within: within, Vars: b.used, Pos: r.Field.Field.Pos})
 	}
 	return out
 }
@@ -78,24 +88,98 @@ func chain(tr *model.TypeAccess, row int) []int {
 // grants lists the paths of a tenant policy that grant a row: its own, its
 // containers' (a listed path grants everything inside), its contents'
 // (a listed path grants the containers on the way as containers) and "*".
-func grants(tr *model.TypeAccess, row int) []string {
-	out := []string{"*"}
+// The contents are given as the prefixes of their paths (within) when the
+// prefixes name exactly the contents among the table's paths (an override
+// naming a path the table lacks is refused by the Go guard as a whole).
+func grants(tr *model.TypeAccess, row int) (paths, within []string) {
+	paths = []string{"*"}
 	for i := row; i >= 0; i = tr.Table[i].Parent {
-		out = append(out, tr.Table[i].Path)
+		paths = append(paths, tr.Table[i].Path)
 	}
+	var contents []string
 	for i := row + 1; i < row+tr.Table[row].Size; i++ {
-		out = append(out, tr.Table[i].Path)
+		contents = append(contents, tr.Table[i].Path)
 	}
-	return out
+	if len(contents) == 0 {
+		return paths, nil
+	}
+	self := tr.Table[row].Path
+	for _, c := range contents {
+		p := ""
+		for _, sep := range []string{".", "[]", "{}"} {
+			if self != "" && strings.HasPrefix(c, self+sep) {
+				p = self + sep
+			}
+		}
+		if p == "" {
+			return append(paths, contents...), nil
+		}
+		if !slices.Contains(within, p) {
+			within = append(within, p)
+		}
+	}
+	for i, r := range tr.Table {
+		inside := i > row && i < row+tr.Table[row].Size
+		if !inside && slices.ContainsFunc(within, func(p string) bool { return strings.HasPrefix(r.Path, p) }) {
+			return append(paths, contents...), nil
+		}
+	}
+	return paths, within
 }
 
 // exprBuilder renders the CEL of one row. Structs are CEL maps that are never
 // null (an absent struct is {}), as Go's generated comparison sees a nil
-// pointer or a missing element as the zero struct.
+// pointer or a missing element as the zero struct, and that hold no null
+// field (norm drops them: Go decodes a null as the zero value), so that a
+// field reads as v.?name.orValue(zero). A container outside any list or map
+// is a policy variable (old_spec_items, cur_spec_items), looked up once for
+// every rule that reads inside it.
 type exprBuilder struct {
-	tr *model.TypeAccess
-	s  Settings
-	n  int
+	tr   *model.TypeAccess
+	s    Settings
+	vs   *varSet
+	used []Var
+	n    int
+}
+
+// varSet names the variables of one policy: a container's variable is
+// named after its path, made an identifier (old_spec_payer), and a name
+// two paths would share gets the row's number.
+type varSet struct {
+	byKey map[string]Var
+	taken map[string]bool
+}
+
+// variable returns the reference to the variable for key, made from expr
+// the first time.
+func (b *exprBuilder) variable(key, name, expr string) string {
+	v, ok := b.vs.byKey[key]
+	if !ok {
+		for n := 2; b.vs.taken[name]; n++ {
+			name = fmt.Sprintf("%s_%d", strings.TrimRight(name, "_0123456789"), n)
+		}
+		v = Var{Name: name, Expr: expr}
+		b.vs.byKey[key] = v
+		b.vs.taken[name] = true
+	}
+	if !slices.Contains(b.used, v) {
+		b.used = append(b.used, v)
+	}
+	return "variables." + v.Name
+}
+
+// ident makes a row's path a CEL identifier part ("spec.items" -> spec_items).
+func ident(path string) string {
+	var sb strings.Builder
+	for _, r := range path {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
+			sb.WriteRune(r)
+		default:
+			sb.WriteRune('_')
+		}
+	}
+	return sb.String()
 }
 
 func (b *exprBuilder) fresh(prefix string) string {
@@ -104,54 +188,100 @@ func (b *exprBuilder) fresh(prefix string) string {
 }
 
 // walk descends from the struct values o (old) and c (current) along the
-// chain; at its end it renders the row's own change.
-func (b *exprBuilder) walk(rows []int, k int, o, c string) string {
-	fr := b.tr.Table[rows[k]].Field
+// chain; at its end it renders the row's own change. top says o and c are
+// policy variables (no list or map on the way).
+func (b *exprBuilder) walk(rows []int, k int, o, c string, top bool) string {
+	row := rows[k]
+	fr := b.tr.Table[row].Field
 	last := k == len(rows)-1
 	if fr.Inline() {
 		if last {
 			return "" // its fields are compared one by one
 		}
-		return b.walk(rows, k+1, o, c)
+		return b.walk(rows, k+1, o, c, top)
 	}
 	name := fr.Field.JSONName
 	if last {
 		if fr.Nested == nil {
-			return b.leafChanged(fr, o, c)
+			return b.leafChanged(row, fr, o, c, top)
 		}
 		return shapeChanged(fr, o, c)
 	}
 	s := fr.Shape
+	path := ident(b.tr.Table[row].Path)
+	// side gives the container's value on one side: a variable at the top,
+	// else the expression itself (inside a comprehension).
+	side := func(pre, v, expr string) string {
+		if !top {
+			return expr
+		}
+		return b.variable(pre+"|"+strconv.Itoa(row), pre+"_"+path, expr)
+	}
 	switch {
 	case s.List:
-		lo, lc, i, v := orEmpty(o, name, "[]"), orEmpty(c, name, "[]"), b.fresh("i"), b.fresh("v")
-		inner := b.walk(rows, k+1, elem(lo, i), elem(lc, i))
-		return fmt.Sprintf("(size(%s) >= size(%s) ? %s : %s).exists(%s, %s, %s)", lo, lc, lo, lc, i, v, inner)
+		lo := side("old", o, normList(field(o, name, "[]")))
+		lc := side("cur", c, normList(field(c, name, "[]")))
+		longer := fmt.Sprintf("(size(%s) >= size(%s) ? %s : %s)", lo, lc, lo, lc)
+		if top {
+			longer = b.variable("longer|"+strconv.Itoa(row), "longer_"+path, longer)
+		}
+		i := b.fresh("i")
+		inner := b.walk(rows, k+1, lo+"[?"+i+"].orValue({})", lc+"[?"+i+"].orValue({})", false)
+		return fmt.Sprintf("%s.exists(%s, _, %s)", longer, i, inner)
 	case s.Map:
-		mo, mc, key := orEmpty(o, name, "{}"), orEmpty(c, name, "{}"), b.fresh("k")
-		inner := b.walk(rows, k+1, entry(mo, key), entry(mc, key))
+		mo := side("old", o, normMap(field(o, name, "{}")))
+		mc := side("cur", c, normMap(field(c, name, "{}")))
+		key := b.fresh("k")
+		inner := b.walk(rows, k+1, mo+"[?"+key+"].orValue({})", mc+"[?"+key+"].orValue({})", false)
 		return fmt.Sprintf("%s.exists(%s, %s) || %s.exists(%s, %s)", mo, key, inner, mc, key, inner)
 	}
-	return b.walk(rows, k+1, orEmpty(o, name, "{}"), orEmpty(c, name, "{}"))
+	return b.walk(rows, k+1, side("old", o, norm(field(o, name, "{}"))), side("cur", c, norm(field(c, name, "{}"))), top)
 }
 
-// present holds when a struct value has the field, not null.
+// field is a field of a struct value (one without null fields), zero when
+// absent: what Go compares an absent field as.
+func field(v, name, zero string) string {
+	return fmt.Sprintf("%s%s.orValue(%s)", v, optSelect(name), zero)
+}
+
+// optSelect selects a field optionally: .?name, or [?'name'] for a JSON
+// name that is no CEL identifier.
+func optSelect(name string) string {
+	if isIdent(name) {
+		return ".?" + name
+	}
+	return "[?" + quote(name) + "]"
+}
+
+var celReserved = map[string]bool{"true": true, "false": true, "null": true, "in": true, "as": true, "break": true, "const": true, "continue": true, "else": true, "for": true, "function": true, "if": true, "import": true, "let": true, "loop": true, "package": true, "namespace": true, "return": true, "var": true, "void": true, "while": true}
+
+func isIdent(s string) bool {
+	if s == "" || celReserved[s] || (s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	return ident(s) == s
+}
+
+// present holds when a struct value (one without null fields) has the field.
 func present(v, name string) string {
-	return fmt.Sprintf("(%s in %s && %s[%s] != null)", quote(name), v, v, quote(name))
+	return fmt.Sprintf("%s in %s", quote(name), v)
 }
 
-// orEmpty is the field's value, else zero (what Go compares an absent
-// field as).
-func orEmpty(v, name, zero string) string {
-	return fmt.Sprintf("(%s ? %s[%s] : %s)", present(v, name), v, quote(name), zero)
+// norm drops a struct value's null fields (Go reads a null as the zero
+// value, as it reads an absent field).
+func norm(v string) string {
+	return v + ".transformMap(n, x, x != null, x)"
 }
 
-func elem(list, i string) string {
-	return fmt.Sprintf("(%s < size(%s) && %s[%s] != null ? %s[%s] : {})", i, list, list, i, list, i)
+// normList makes the elements of a list of structs structs without null
+// fields ({} for a null element).
+func normList(v string) string {
+	return v + ".map(e, e == null ? {} : " + norm("e") + ")"
 }
 
-func entry(m, k string) string {
-	return fmt.Sprintf("(%s in %s && %s[%s] != null ? %s[%s] : {})", k, m, m, k, m, k)
+// normMap does the same for the values of a map of structs.
+func normMap(v string) string {
+	return v + ".transformMap(n, e, e == null ? {} : " + norm("e") + ")"
 }
 
 // leafChanged compares a leaf as its JSON shows it. A scalar, an omitempty
@@ -159,24 +289,32 @@ func entry(m, k string) string {
 // without omitempty compare absent (nil) apart from any value. ObjectMeta
 // compares what its writers own: labels and annotations (the rest is the
 // API server's, the garbage collector's or the controllers'), without the
-// keys tools write for their bookkeeping.
-func (b *exprBuilder) leafChanged(fr *model.FieldAccess, o, c string) string {
+// keys tools write for their bookkeeping: the governed labels and
+// annotations are variables of their own at the top.
+func (b *exprBuilder) leafChanged(row int, fr *model.FieldAccess, o, c string, top bool) string {
 	name := fr.Field.JSONName
 	if isMeta(fr.Field.Type, "ObjectMeta") {
-		mo, mc := orEmpty(o, name, "{}"), orEmpty(c, name, "{}")
 		annotations := append([]string{LastApplied}, b.s.BookkeepingAnnotations...)
-		return mapChangedBut(orEmpty(mo, "labels", "{}"), orEmpty(mc, "labels", "{}"), b.s.BookkeepingLabels) + " || " +
-			mapChangedBut(orEmpty(mo, "annotations", "{}"), orEmpty(mc, "annotations", "{}"), annotations)
+		path := ident(b.tr.Table[row].Path)
+		governed := func(side, v, key string, keys []string) string {
+			expr := governedOf(field(norm(field(v, name, "{}")), key, "{}"), keys)
+			if !top {
+				return expr
+			}
+			return b.variable(side+"|"+key+"|"+strconv.Itoa(row), side+"_"+path+"_"+key, expr)
+		}
+		return governed("old", o, "labels", b.s.BookkeepingLabels) + " != " + governed("cur", c, "labels", b.s.BookkeepingLabels) + " || " +
+			governed("old", o, "annotations", annotations) + " != " + governed("cur", c, "annotations", annotations)
 	}
 	zero := zeroJSON(fr.Field)
-	return notDefaulted(fr.Field, o, c, fmt.Sprintf("%s != %s", orEmpty(o, name, zero), orEmpty(c, name, zero)))
+	return notDefaulted(fr.Field, o, c, fmt.Sprintf("%s != %s", field(o, name, zero), field(c, name, zero)))
 }
 
-// mapChangedBut holds when two string maps differ on a key other than the
-// given keys (a key ending in "/" or "*" is a prefix).
-func mapChangedBut(mo, mc string, keys []string) string {
+// governedOf is a string map without the given keys (a key ending in "/"
+// or "*" is a prefix): the part of labels or annotations that is governed.
+func governedOf(m string, keys []string) string {
 	if len(keys) == 0 {
-		return fmt.Sprintf("%s != %s", mo, mc)
+		return m
 	}
 	var exact, prefixes []string
 	for _, k := range keys {
@@ -196,8 +334,7 @@ func mapChangedBut(mo, mc string, keys []string) string {
 	if len(prefixes) > 0 {
 		skip = append(skip, list(prefixes)+".exists(p, k.startsWith(p))")
 	}
-	governed := "!(" + strings.Join(skip, " || ") + ")"
-	return fmt.Sprintf("%s.exists(k, %s && (!(k in %s) || %s[k] != %s[k])) || %s.exists(k, %s && !(k in %s))", mo, governed, mc, mc, mo, mc, governed, mo)
+	return fmt.Sprintf("%s.transformMap(k, v, !(%s), v)", m, strings.Join(skip, " || "))
 }
 
 // notDefaulted keeps the API server's defaulting out of a row's change: the
@@ -210,8 +347,7 @@ func notDefaulted(f *model.Field, o, c, changed string) string {
 	if !ok {
 		return changed
 	}
-	name := quote(f.JSONName)
-	return fmt.Sprintf("(%s) && !(!%s && %s && %s[%s] == %s)", changed, present(o, f.JSONName), present(c, f.JSONName), c, name, d)
+	return fmt.Sprintf("(%s) && !(!(%s) && %s && %s[%s] == %s)", changed, present(o, f.JSONName), present(c, f.JSONName), c, quote(f.JSONName), d)
 }
 
 // defaultOf is a field's schema default as a CEL literal, as the CRD
@@ -282,15 +418,15 @@ func zeroJSON(f *model.Field) string {
 	omit := f.OmitEmpty || f.OmitZero
 	switch t.Kind {
 	case model.KindString:
-		return "''"
+		return `""`
 	case model.KindBool:
 		return "false"
 	case model.KindInt, model.KindFloat, model.KindDuration:
 		return "0"
 	case model.KindMetaDuration:
-		return "'0s'"
+		return `"0s"`
 	case model.KindQuantity:
-		return "'0'"
+		return `"0"`
 	case model.KindIntOrString:
 		return "0"
 	case model.KindSlice:
@@ -300,7 +436,7 @@ func zeroJSON(f *model.Field) string {
 		case !omit:
 			return "null"
 		case t.Elem != nil && t.Elem.Kind == model.KindInt && t.Elem.Unsigned && t.Elem.Bits == 8:
-			return "''" // []byte is base64 text
+			return `""` // []byte is base64 text
 		}
 		return "[]"
 	case model.KindMap:
@@ -322,26 +458,26 @@ func shapeChanged(fr *model.FieldAccess, o, c string) string {
 	var parts []string
 	nilShows := !fr.Field.OmitEmpty && !fr.Field.OmitZero && s.Repeated() && s.Len < 0
 	if s.Ptr || nilShows {
-		parts = append(parts, fmt.Sprintf("%s != %s", present(o, name), present(c, name)))
+		parts = append(parts, fmt.Sprintf("(%s) != (%s)", present(o, name), present(c, name)))
 	}
 	switch {
 	case s.List && s.Len >= 0:
 		// an array always has its length
 	case s.List:
-		lo, lc := orEmpty(o, name, "[]"), orEmpty(c, name, "[]")
+		lo, lc := field(o, name, "[]"), field(c, name, "[]")
 		parts = append(parts, fmt.Sprintf("size(%s) != size(%s)", lo, lc))
 		if s.ElemPtr {
 			parts = append(parts, ptrFlip(lo, lc))
 		}
 	case s.Map:
-		mo, mc := orEmpty(o, name, "{}"), orEmpty(c, name, "{}")
+		mo, mc := field(o, name, "{}"), field(c, name, "{}")
 		parts = append(parts, fmt.Sprintf("size(%s) != size(%s) || %s.exists(k, !(k in %s))", mo, mc, mo, mc))
 		if s.ElemPtr {
 			parts = append(parts, fmt.Sprintf("%s.exists(k, k in %s && (%s[k] == null) != (%s[k] == null))", mo, mc, mo, mc))
 		}
 	}
 	if s.List && s.Len >= 0 && s.ElemPtr {
-		lo, lc := orEmpty(o, name, "[]"), orEmpty(c, name, "[]")
+		lo, lc := field(o, name, "[]"), field(c, name, "[]")
 		parts = append(parts, ptrFlip(lo, lc))
 	}
 	if len(parts) == 0 {
@@ -352,8 +488,8 @@ func shapeChanged(fr *model.FieldAccess, o, c string) string {
 
 // quote writes a CEL string literal.
 func quote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`)
-	return "'" + r.Replace(s) + "'"
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`)
+	return `"` + r.Replace(s) + `"`
 }
 
 // list writes a CEL list of string literals.

@@ -9,9 +9,13 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 )
 
-// MinKubernetes is the oldest API server the generated policies load on:
-// they iterate lists by index (two-variable comprehensions, in the CEL
-// environment from Kubernetes 1.33).
+// MinKubernetes is the oldest API server the generated policies load on
+// (docs/kubernetes-versions.md): they iterate lists by index and drop null
+// fields with two-variable comprehensions (exists(i, v, ...),
+// transformMap), which belong to the CEL environment of compatibility
+// version 1.32, and an API server compiles a new policy's expressions with
+// the environment of its minimum compatibility version, one minor below
+// its own (k8s.io/apiserver pkg/cel/environment, DefaultCompatibilityVersion).
 var MinKubernetes = version.MajorMinor(1, 33)
 
 // ExprError is an expression the API server would refuse.
@@ -26,7 +30,12 @@ type ExprError struct {
 // plugin's own compiler: variables composed in order, params declared when
 // the policy has a paramKind, messageExpressions without the authorizer.
 func CompileErrors(p *admissionv1.ValidatingAdmissionPolicy, checks []Check) []ExprError {
-	cc, err := plugincel.NewCompositedCompiler(environment.MustBaseEnvSet(MinKubernetes))
+	return compileErrorsOn(p, checks, MinKubernetes)
+}
+
+// compileErrorsOn compiles as an API server of version server does.
+func compileErrorsOn(p *admissionv1.ValidatingAdmissionPolicy, checks []Check, server *version.Version) []ExprError {
+	cc, err := plugincel.NewCompositedCompiler(environment.MustBaseEnvSet(server.SubtractMinor(1)))
 	if err != nil {
 		return []ExprError{{Err: err}}
 	}

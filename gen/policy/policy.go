@@ -39,6 +39,11 @@ type Settings struct {
 	BookkeepingAnnotations, BookkeepingLabels []string
 }
 
+// ScopedRole separates the tenant from the role in a tenant-scoped role
+// group: "<TenantPrefix><tenant>:role:<role>" (modelgen:tenant:acme:role:clerk)
+// gives the role in that tenant only.
+const ScopedRole = ":role:"
+
 // LastApplied is the annotation client-side kubectl apply writes on every
 // apply.
 const LastApplied = "kubectl.kubernetes.io/last-applied-configuration"
@@ -118,7 +123,7 @@ func Build(k Kind, checks []Check, s Settings) (*admissionv1.ValidatingAdmission
 				}}},
 			},
 			MatchConditions: matchConditions(s),
-			Variables:       variables(k, s),
+			Variables:       append(variables(k, s), containers(checks)...),
 			Validations:     validations(k, checks),
 		},
 	}
@@ -175,51 +180,89 @@ func variables(k Kind, s Settings) []admissionv1.Variable {
 	v := func(name, expr string) admissionv1.Variable {
 		return admissionv1.Variable{Name: name, Expression: expr}
 	}
+	const groups = "variables.groups"
 	roles := fmt.Sprintf("%s.filter(g, g.startsWith(%s)).map(g, g.substring(%d))", groups, quote(s.RolePrefix), len(s.RolePrefix))
 	var users []string
 	for _, sa := range sorted(s.ServiceAccounts) {
 		roles += fmt.Sprintf(" + (request.userInfo.username == %s ? %s : [])", quote(sa.User), list(sa.Roles))
 		users = append(users, sa.User)
 	}
+	// scoped: the tenant-scoped role groups "<TenantPrefix><tenant>:role:<role>",
+	// as "<tenant>:role:<role>" (groups as the tenant source only)
+	scoped := "[]"
 	var tenants string
 	switch s.TenantFrom {
 	case TenantFromExtra:
 		tenants = fmt.Sprintf("(has(request.userInfo.extra) && %s in request.userInfo.extra ? request.userInfo.extra[%s] : [])", quote(s.TenantExtra), quote(s.TenantExtra))
 	case TenantFromNamespace:
-		tenants = "(request.namespace != '' ? [request.namespace] : [])"
+		tenants = `(request.namespace != "" ? [request.namespace] : [])`
 	default:
-		tenants = fmt.Sprintf("%s.filter(g, g.startsWith(%s)).map(g, g.substring(%d))", groups, quote(s.TenantPrefix), len(s.TenantPrefix))
+		n := len(s.TenantPrefix)
+		tenants = fmt.Sprintf("%s.filter(g, g.startsWith(%s) && !g.substring(%d).contains(%s)).map(g, g.substring(%d))", groups, quote(s.TenantPrefix), n, quote(ScopedRole), n)
+		scoped = fmt.Sprintf("%s.filter(g, g.startsWith(%s) && g.substring(%d).contains(%s)).map(g, g.substring(%d))", groups, quote(s.TenantPrefix), n, quote(ScopedRole), n)
 	}
 	allTenants := "false"
 	if len(users) > 0 {
 		allTenants = fmt.Sprintf("request.userInfo.username in %s", list(users))
 	}
-	over := fmt.Sprintf("has(params.spec) && has(params.spec.tenants) && variables.tenant in params.spec.tenants && has(params.spec.tenants[variables.tenant].types) && %s in params.spec.tenants[variables.tenant].types ? params.spec.tenants[variables.tenant].types[%s] : {}", quote(k.TypeName), quote(k.TypeName))
+	over := fmt.Sprintf("params.?spec.?tenants[?variables.tenant].?types[?%s].orValue({})", quote(k.TypeName))
 	return []admissionv1.Variable{
-		v("old", "oldObject != null ? oldObject : {}"),
+		v("old", "oldObject != null ? "+norm("oldObject")+" : {}"),
 		// a DELETE has no object: it is judged as an update that changes
 		// nothing (the tenant rules alone)
-		v("cur", "object != null ? object : variables.old"),
-		v("roles", roles),
-		v("rolesText", "size(variables.roles) == 0 ? 'no role' : 'roles ' + variables.roles.join(', ')"),
+		v("cur", "object != null ? "+norm("object")+" : variables.old"),
+		v("groups", "has(request.userInfo.groups) ? request.userInfo.groups : []"),
 		v("allTenants", allTenants),
 		v("newTenant", tenantOf("variables.cur", k.TenantSegments)),
-		v("oldTenant", "oldObject != null ? "+tenantOf("oldObject", k.TenantSegments)+" : variables.newTenant"),
+		v("oldTenant", "oldObject != null ? "+tenantOf("variables.old", k.TenantSegments)+" : variables.newTenant"),
 		v("callerTenants", tenants),
-		v("tenant", "variables.allTenants ? variables.oldTenant : (size(variables.callerTenants) == 1 ? variables.callerTenants[0] : '')"),
-		v("listed", "!(has(params.spec) && has(params.spec.listedTenantsOnly) && params.spec.listedTenantsOnly) || (has(params.spec.tenants) && variables.tenant in params.spec.tenants)"),
+		v("plainTenant", `size(variables.callerTenants) == 1 ? variables.callerTenants[0] : ""`),
+		v("scoped", scoped),
+		// a caller with roles scoped to the object's tenant acts for it
+		// (the old object's tenant: moving an object stays refused)
+		v("tenant", fmt.Sprintf(`variables.allTenants ? variables.oldTenant : (variables.scoped.exists(s, s.startsWith(variables.oldTenant + %s)) ? variables.oldTenant : variables.plainTenant)`, quote(ScopedRole))),
+		// the roles of the modelgen:role: groups hold in the caller's own
+		// tenant; those scoped to the tenant acted for add to them
+		v("groupRoles", roles),
+		v("roles", fmt.Sprintf(`(variables.allTenants || variables.tenant == variables.plainTenant ? variables.groupRoles : []) + variables.scoped.filter(s, s.startsWith(variables.tenant + %s)).map(s, s.substring(size(variables.tenant) + %d))`, quote(ScopedRole), len(ScopedRole))),
+		v("rolesText", `size(variables.roles) == 0 ? "no role" : "roles " + variables.roles.join(", ")`),
+		v("listed", "!params.?spec.?listedTenantsOnly.orValue(false) || variables.tenant in params.?spec.?tenants.orValue({})"),
 		v("over", over),
+		// the role check every field rule shares: the caller's roles the
+		// tenant does not override (judged by the access tags), and the
+		// write paths of those it does
+		v("tagRoles", "variables.roles.filter(r, !(r in variables.over))"),
+		v("overWrites", "variables.roles.filter(r, r in variables.over && has(variables.over[r].write)).map(r, variables.over[r].write)"),
+		// the message of every field rule: "<path>" + variables.refused + ...
+		v("refused", `" may not be changed by " + request.userInfo.username + " with " + variables.rolesText`),
 	}
 }
 
-// tenantOf reads the tenant key through structs and pointers ("" when a
-// struct on the way is absent, as Go reads a nil pointer's zero struct).
+// tenantOf reads the tenant key of a struct value without null fields
+// through structs and pointers ("" when a struct on the way is absent, as
+// Go reads a nil pointer's zero struct).
 func tenantOf(obj string, segs []string) string {
 	v := obj
 	for _, s := range segs[:len(segs)-1] {
-		v = orEmpty(v, s, "{}")
+		v = norm(field(v, s, "{}"))
 	}
-	return orEmpty(v, segs[len(segs)-1], "''")
+	return field(v, segs[len(segs)-1], `""`)
+}
+
+// containers are the variables the field rules read, each once, after
+// those it reads.
+func containers(checks []Check) []admissionv1.Variable {
+	var out []admissionv1.Variable
+	seen := map[string]bool{}
+	for _, c := range checks {
+		for _, v := range c.Vars {
+			if !seen[v.Name] {
+				seen[v.Name] = true
+				out = append(out, admissionv1.Variable{Name: v.Name, Expression: v.Expr})
+			}
+		}
+	}
+	return out
 }
 
 func validations(k Kind, checks []Check) []admissionv1.Validation {
@@ -228,37 +271,51 @@ func validations(k Kind, checks []Check) []admissionv1.Validation {
 		return admissionv1.Validation{Expression: expr, Message: msg, MessageExpression: msgExpr, Reason: &forbidden}
 	}
 	out := []admissionv1.Validation{
-		val("variables.tenant != ''", "the request has no tenant",
-			"request.userInfo.username + ' has no tenant (want exactly one)'"),
+		val(`variables.tenant != ""`, "the request has no tenant",
+			`request.userInfo.username + " has no tenant (want exactly one)"`),
 		val("variables.listed", "the caller's tenant is not listed in the access policy",
-			"'tenant ' + variables.tenant + ' is not listed in the access policy (listedTenantsOnly)'"),
-		val("variables.tenant == '' || variables.newTenant == variables.tenant", k.TenantPath+" names another tenant",
-			fmt.Sprintf("'%s is ' + variables.newTenant + ', the caller acts for tenant ' + variables.tenant", k.TenantPath)),
+			`"tenant " + variables.tenant + " is not listed in the access policy (listedTenantsOnly)"`),
+		val(`variables.tenant == "" || variables.newTenant == variables.tenant`, k.TenantPath+" names another tenant",
+			quote(k.TenantPath+" is ")+` + variables.newTenant + ", the caller acts for tenant " + variables.tenant`),
 		val("variables.oldTenant == variables.newTenant", k.TenantPath+" may not change",
-			fmt.Sprintf("'%s may not change (from ' + variables.oldTenant + ' to ' + variables.newTenant + ')'", k.TenantPath)),
+			quote(k.TenantPath+" may not change (from ")+` + variables.oldTenant + " to " + variables.newTenant + ")"`),
 	}
 	for _, c := range checks {
 		writers := "no role"
 		if len(c.Static) > 0 {
 			writers = "role " + strings.Join(c.Static, ", ")
 		}
-		expr := fmt.Sprintf("!(%s) || %s", c.Changed, writable(c))
-		msg := fmt.Sprintf("%s may not be changed by the caller's roles (the access tags let %s write it)", c.Path, writers)
-		msgExpr := fmt.Sprintf("'%s may not be changed by ' + request.userInfo.username + ' with ' + variables.rolesText + ' (the access tags let %s write it)'", c.Path, writers)
+		expr := fmt.Sprintf("%s || %s", unchanged(c.Changed), writable(c))
+		msg := c.Path + " may not be changed by the caller's roles"
+		msgExpr := quote(c.Path) + " + variables.refused + " + quote(" (the access tags let "+writers+" write it)")
 		out = append(out, val(expr, msg, msgExpr))
 	}
 	return out
+}
+
+// unchanged negates a row's change: a single comparison a != b reads
+// a == b, anything else !(...).
+func unchanged(changed string) string {
+	simple := !strings.Contains(changed, "||") && !strings.Contains(changed, "&&") && !strings.Contains(changed, " ? ") && !strings.Contains(changed, "exists(")
+	if simple && strings.Count(changed, " != ") == 1 {
+		return strings.Replace(changed, " != ", " == ", 1)
+	}
+	return "!(" + changed + ")"
 }
 
 // writable holds when one of the caller's roles may write the row: the
 // tenant's override of the role when the access policy has one (it replaces
 // the role's rights), else the tags' rights.
 func writable(c Check) string {
-	static := "false"
-	if len(c.Static) > 0 {
-		static = "r in " + list(c.Static)
+	granted := "p in " + list(c.Grants)
+	for _, w := range c.Within {
+		granted += fmt.Sprintf(" || p.startsWith(%s)", quote(w))
 	}
-	return fmt.Sprintf("variables.roles.exists(r, r in variables.over ? (has(variables.over[r].write) && variables.over[r].write.exists(p, p in %s)) : %s)", list(c.Grants), static)
+	over := fmt.Sprintf("variables.overWrites.exists(w, w.exists(p, %s))", granted)
+	if len(c.Static) == 0 {
+		return over
+	}
+	return fmt.Sprintf("variables.tagRoles.exists(r, r in %s) || %s", list(c.Static), over)
 }
 
 func sorted(sas []ServiceAccount) []ServiceAccount {

@@ -121,7 +121,7 @@ func TestLosingAWriteRightChangesThePolicy(t *testing.T) {
 	p, _ := Build(docKind(tr), Checks(tr, DefaultSettings()), DefaultSettings())
 	found := false
 	for _, v := range p.Spec.Validations {
-		if strings.HasPrefix(v.MessageExpression, "'title may not") {
+		if strings.HasPrefix(v.MessageExpression, `"title" + variables.refused`) {
 			found = strings.Contains(v.MessageExpression, "(the access tags let role admin write it)")
 		}
 	}

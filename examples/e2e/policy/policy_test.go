@@ -488,3 +488,46 @@ func TestBindingIsWhatEnforces(t *testing.T) {
 		return refused(globexAdmin.Create(ctx, order("binding-check-2", "acme")), "spec.tenantId is acme")
 	})
 }
+
+// TestTenantScopedRoles: a support engineer with roles scoped to two
+// tenants (groups modelgen:tenant:<tenant>:role:<role>) acts for the tenant
+// of each order with the roles granted there: creates and edits in acme
+// and in globex, is refused in globex what only acme's role allows, and is
+// refused moving an order from one tenant to the other. A plain tenant
+// group keeps its meaning beside scoped ones.
+func TestTenantScopedRoles(t *testing.T) {
+	ctx := context.Background()
+	policyActive(t)
+	sam := as(t, "sam", "modelgen:tenant:acme:role:tenant-admin", "modelgen:tenant:globex:role:tenant-admin", "modelgen:tenant:initech:role:auditor")
+	for _, tenant := range []string{"acme", "globex"} {
+		o := order("scoped-"+tenant, tenant)
+		if err := sam.Create(ctx, o); err != nil {
+			t.Fatalf("sam creating an order of %s: %v", tenant, err)
+		}
+		if err := sam.Patch(ctx, o, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"description":"by sam"}}`))); err != nil {
+			t.Errorf("sam changing the description of %s's order: %v", tenant, err)
+		}
+	}
+	moved := client.RawPatch(types.MergePatchType, []byte(`{"spec":{"tenantId":"globex"}}`))
+	if err := refused(sam.Patch(ctx, order("scoped-acme", "acme"), moved), "spec.tenantId is globex, the caller acts for tenant acme"); err != nil {
+		t.Errorf("sam moving acme's order to globex: %v", err)
+	}
+	o := order("scoped-initech", "initech")
+	if err := admin.Create(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := refused(sam.Patch(ctx, o, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"description":"by sam"}}`))), "spec.description may not be changed by sam with roles auditor"); err != nil {
+		t.Errorf("sam, an auditor in initech, changing initech's order: %v", err)
+	}
+	if err := refused(sam.Create(ctx, order("scoped-hooli", "hooli")), "sam has no tenant"); err != nil {
+		t.Errorf("sam creating an order of a tenant it has no role in: %v", err)
+	}
+	// a tenant of its own plus a role scoped to another tenant
+	mixed := as(t, "max", "modelgen:tenant:acme", "modelgen:role:tenant-admin", "modelgen:tenant:globex:role:auditor")
+	if err := mixed.Patch(ctx, order("scoped-acme", "acme"), client.RawPatch(types.MergePatchType, []byte(`{"spec":{"description":"by max"}}`))); err != nil {
+		t.Errorf("max, tenant-admin of acme, changing acme's order: %v", err)
+	}
+	if err := refused(mixed.Patch(ctx, order("scoped-globex", "globex"), client.RawPatch(types.MergePatchType, []byte(`{"spec":{"description":"by max"}}`))), "spec.description may not be changed by max with roles auditor"); err != nil {
+		t.Errorf("max, an auditor in globex, changing globex's order: %v", err)
+	}
+}
