@@ -1,6 +1,7 @@
 package model
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -56,6 +57,15 @@ type Config struct {
 	// ignores validate tags and must not be refused what it accepts (an
 	// application's own RegisterValidation keyword).
 	ForeignKeywords bool
+	// TypesOnly type-checks only the packages the types' JSON fields
+	// reach, as controller-gen's crd generator does (its check filter:
+	// struct fields with a json tag, no interfaces), not every package a
+	// type declaration names: an operator's reconciler embeds
+	// controller-runtime's client, whose whole graph would be checked from
+	// source. For runs whose backends read the schemas only (the CRDs, the
+	// role and webhook manifests); a run that copies or generates Go needs
+	// every field's type.
+	TypesOnly bool
 }
 
 // Load loads the packages once and builds the model. Problems in the user's
@@ -79,7 +89,7 @@ func Load(cfg Config) (*Model, error) {
 		cfg.Listed(roots)
 	}
 	b := &builder{
-		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: &loader.TypeChecker{}, fset: pcfg.Fset},
+		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: checker(cfg), fset: pcfg.Fset},
 		types: map[*types.TypeName]*Type{},
 		pkgs:  map[string]*Package{},
 		infos: map[*loader.Package]map[string]*markers.TypeInfo{},
@@ -101,6 +111,35 @@ func Load(cfg Config) (*Model, error) {
 	b.drain()
 	b.finish()
 	return b.m, nil
+}
+
+// checker is the partial type checker of a load (see Config.TypesOnly).
+func checker(cfg Config) *loader.TypeChecker {
+	if cfg.TypesOnly {
+		return &loader.TypeChecker{NodeFilters: []loader.NodeFilter{jsonTypes}}
+	}
+	return &loader.TypeChecker{}
+}
+
+// jsonTypes is the check filter of a load for the schemas: the fields of
+// struct types that carry a json tag, all of them (encoding/json encodes
+// an untagged exported field too, and the model follows it), and nothing
+// of a struct without one (a reconciler embedding a client) or of an
+// interface. On the structs controller-gen's crd generator checks it
+// follows a superset of that generator's filter.
+func jsonTypes(node ast.Node) bool {
+	switch n := node.(type) {
+	case *ast.InterfaceType:
+		return false
+	case *ast.StructType:
+		for _, f := range n.Fields.List {
+			if _, ok := loader.ParseAstTag(f.Tag).Lookup("json"); ok {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // parseRoots parses the root packages and reports what stops the run

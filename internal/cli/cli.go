@@ -149,7 +149,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	pr.phase("loading packages")
 	start := time.Now()
 	hashing := startHashing(cacheKey(fl, fs.Args()))
-	lcfg := model.Config{Dir: fl.dir, Patterns: fs.Args()}
+	lcfg := model.Config{Dir: fl.dir, Patterns: fs.Args(), TypesOnly: schemasOnly(selected)}
 	if hashing != nil {
 		lcfg.Listed = hashing.listed
 	}
@@ -176,12 +176,18 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		files, diags = run.files, run.diags
 		cacheHits.Add(1)
 	case !diags.HasErrors():
-		check := typecheck.Start(m) // the dependencies, while the backends run
+		// the dependencies are type-checked while the backends run, when
+		// a backend of the run may write Go code (--only crd writes none,
+		// and then costs what controller-gen crd costs)
+		var check *typecheck.Check
+		if writesGo(m, configs, selected) {
+			check = typecheck.Start(m)
+		}
 		var d model.Diagnostics
 		pr.phase("generating")
 		files, d = all.Run(m, configs, selected)
 		diags.Add(d)
-		if !diags.HasErrors() {
+		if !diags.HasErrors() && check != nil {
 			// never write Go code that does not compile beside the user's
 			pr.phase("type-checking with the generated code")
 			diags.Add(check.Compile(gen.GoFiles(files)))
@@ -256,6 +262,30 @@ func scope(m *model.Model, configs map[string]gen.Config, selected []gen.Generat
 		}
 	}
 	return sc
+}
+
+// schemasOnly: every backend of the run reads the types' schemas and
+// markers only (--only crd, role, webhookconfig), so the load checks only
+// what the types' JSON fields reach (model.Config.TypesOnly).
+func schemasOnly(selected []gen.Generator) bool {
+	for _, g := range selected {
+		switch g.Name() {
+		case "crd", "role", "webhookconfig":
+		default:
+			return false
+		}
+	}
+	return len(selected) > 0
+}
+
+// writesGo reports whether a backend of the run declares a Go output.
+func writesGo(m *model.Model, configs map[string]gen.Config, selected []gen.Generator) bool {
+	for _, o := range gen.Declared(m, configs, selected) {
+		if o.Format == gen.FormatGo {
+			return true
+		}
+	}
+	return false
 }
 
 // wholeModules lists the modules whose every package the patterns name: a

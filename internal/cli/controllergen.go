@@ -106,7 +106,7 @@ func controllerGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen controller-gen:", err)
 		return ExitUsage
 	}
-	m, err := model.Load(model.Config{Patterns: run.paths, ForeignKeywords: true})
+	m, err := model.Load(model.Config{Patterns: run.paths, ForeignKeywords: true, TypesOnly: run.typesOnly()})
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen controller-gen:", err)
 		return ExitFail
@@ -228,6 +228,21 @@ func supported(name string, v any) error {
 		return nil
 	}
 	return fmt.Errorf("generator %q is not supported by modelgen (it supports crd, object, rbac, webhook and applyconfiguration)", name)
+}
+
+// typesOnly: the command line's generators read the types' schemas and
+// markers only (crd, rbac, webhook: controller-gen's manifests line), so
+// the load checks only what the types' JSON fields reach, as
+// controller-gen does (model.Config.TypesOnly).
+func (r *ctRun) typesOnly() bool {
+	for _, v := range r.gens {
+		switch v.(type) {
+		case ctcrd.Generator, ctrbac.Generator, ctwebhook.Generator:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // generate runs each generator of the command line on the loaded model.
