@@ -14,6 +14,9 @@
 #   COLD_ONLY=1 hack/bench-generation.sh     only the empty-GOCACHE rows
 #   BUILD=1 hack/bench-generation.sh         also the tool-build row (minutes)
 #   NOCHANGE=0 hack/bench-generation.sh      skip the run-with-nothing-to-change table
+#   DROPIN=0 hack/bench-generation.sh        skip the drop-in table (modelgen controller-gen
+#                                            against controller-gen on a kubebuilder project
+#                                            whose reconciler imports controller-runtime)
 # The empty-GOCACHE rows run each contender on the upstream modules with a
 # fresh, empty GOCACHE of its own (a fresh CI runner: the module cache stays
 # warm, the build cache is empty); the tool-build row times `go build` of
@@ -208,6 +211,74 @@ if [ "${UPSTREAM:-1}" = "1" ]; then
 	upstream gateway-api sigs.k8s.io/gateway-api@v1.6.3 ./apis/...
 	upstream cluster-api sigs.k8s.io/cluster-api/api@v1.14.2 ./core/v1beta2/...
 	upstream prometheus-operator github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.2 ./v1/...
+fi
+
+# the drop-in: `modelgen controller-gen` and controller-gen on the same
+# command lines (the kubebuilder Makefile's manifests and generate lines),
+# on compat/upstream's kubebuilder project with a reconciler that embeds
+# controller-runtime's client, as a scaffold's does
+dropin_line() {
+	local name=$1 k r
+	shift
+	local -A t m
+	for _ in $(seq "$rounds"); do
+		for k in cg mg; do
+			rm -rf "$work/dropin/out"
+			case $k in
+			cg) r=$(measure "$work/dropin" "$cg" "$@") ;;
+			mg) r=$(measure "$work/dropin" "$mg" controller-gen "$@") ;;
+			esac
+			t[$k]="${t[$k]:-} ${r% *}"
+			m[$k]="${m[$k]:-} ${r#* }"
+		done
+	done
+	awk -v name="$name" -v r="$(echo "${t[cg]}" | tr ' ' '\n' | grep . | median) $(echo "${m[cg]}" | tr ' ' '\n' | grep . | median) $(echo "${t[mg]}" | tr ' ' '\n' | grep . | median) $(echo "${m[mg]}" | tr ' ' '\n' | grep . | median)" 'BEGIN {
+		split(r, v, " ")
+		printf "| %s | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS |\n", name, v[1], v[2], v[3], v[4], v[3] / v[1], v[4] / v[2]
+	}'
+}
+if [ "${DROPIN:-1}" = "1" ]; then
+	rm -rf "$work/dropin"
+	cp -r compat/upstream/testdata/kubebuilder "$work/dropin"
+	cat >"$work/dropin/internal/controller/reconciler.go" <<'GO'
+package controller
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	batchv1 "example.com/guestbook/api/v1"
+)
+
+// Reconciler is shaped as kubebuilder scaffolds one.
+type Reconciler struct {
+	client.Client
+	Scheme *runtime.Scheme
+}
+
+// Reconcile does nothing.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return ctrl.Result{}, nil
+}
+
+// SetupWithManager registers the reconciler.
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&batchv1.CronJob{}).Complete(r)
+}
+GO
+	(cd "$work/dropin" && go get sigs.k8s.io/controller-runtime@v0.25.2 >/dev/null 2>&1 && go mod tidy >/dev/null 2>&1)
+	manifests=(rbac:roleName=manager-role crd webhook paths=./... output:crd:artifacts:config=out/crd output:rbac:artifacts:config=out/rbac output:webhook:artifacts:config=out/webhook)
+	object=(object:headerFile=hack/boilerplate.go.txt paths=./...)
+	# warm the caches: not measured
+	(cd "$work/dropin" && "$cg" "${object[@]}" >/dev/null 2>&1 && "$cg" "${manifests[@]}" >/dev/null 2>&1 && "$mg" controller-gen "${manifests[@]}" >/dev/null 2>&1) || true
+	echo
+	echo "| kubebuilder project, controller-runtime reconciler | controller-gen v0.23.0 | modelgen controller-gen | modelgen / controller-gen |"
+	echo "|---|---:|---:|---:|"
+	dropin_line 'manifests line (`rbac:roleName=manager-role crd webhook`)' "${manifests[@]}"
+	dropin_line 'generate line (`object:headerFile=...`)' "${object[@]}"
 fi
 
 # cold NAME MODULE PATTERN: controller-gen crd object and modelgen (all
