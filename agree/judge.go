@@ -11,7 +11,7 @@ import (
 	"github.com/go-playground/validator/v10"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
-	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+	"github.com/modelgen/modelgen/internal/crdjudge"
 	"github.com/modelgen/modelgen/openapi"
 )
 
@@ -117,16 +117,16 @@ func (j openAPIJudge) judge(doc []byte) Verdict {
 }
 
 // crdJudge runs the API server's own pipeline for a create request of a
-// custom resource, in process (internal/testkit/apiserver: decoding with
+// custom resource, in process (internal/crdjudge: decoding with
 // the server's JSON library, pruning, defaulting, type and object
 // metadata, the structural-schema validator, embedded-object and
 // list-type checks, the CEL rules with the server's cost limits).
 type crdJudge struct {
-	*apiserver.Server
+	*crdjudge.Server
 }
 
 func newCRDJudge(crd *apiext.CustomResourceDefinition, version string) (*crdJudge, error) {
-	s, err := apiserver.New(crd, version)
+	s, err := crdjudge.New(crd, version)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func (j *crdJudge) judge(doc []byte) Verdict {
 // admit is the verdict and, when admitted, the object as the server keeps
 // it (pruned and defaulted).
 func (j *crdJudge) admit(doc []byte) (Verdict, map[string]any) {
-	obj, err := apiserver.Decode(doc)
+	obj, err := crdjudge.Decode(doc)
 	if err != nil {
 		return reject(err.Error()), nil
 	}

@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/agree"
-	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+	"github.com/modelgen/modelgen/internal/crdjudge"
 )
 
 // minKubernetes is the oldest Kubernetes whose API server accepts every CEL
@@ -69,13 +69,13 @@ func readCRD(t *testing.T, file string) *apiext.CustomResourceDefinition {
 }
 
 // compileRules compiles the rules of every CRD's schemas with the CEL
-// environment of Kubernetes ver (internal/testkit/apiserver.Rules) and
+// environment of Kubernetes ver (internal/crdjudge.Rules) and
 // returns how many were refused.
 func compileRules(t *testing.T, crds []*apiext.CustomResourceDefinition, ver *version.Version, refused func(crd, where, rule, msg string)) int {
 	t.Helper()
 	n := 0
 	for _, crd := range crds {
-		rules, err := apiserver.Rules(crd, ver)
+		rules, err := crdjudge.Rules(crd, ver)
 		if err != nil {
 			t.Fatal(err)
 		}

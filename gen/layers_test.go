@@ -43,6 +43,12 @@ func under(prefix string) func(string) bool {
 
 var layerRules = []layerRule{
 	{
+		name:    "production code imports no test kit",
+		from:    func(pkg string) bool { return !under("internal/testkit")(pkg) },
+		imports: func(_, imp string) bool { return under("internal/testkit")(imp) },
+		why:     "internal/testkit is what the tests share; a library production code needs too lives beside its callers (the API-server judge is internal/crdjudge)",
+	},
+	{
 		name: "tag parsers",
 		from: func(pkg string) bool { return !under("model")(pkg) },
 		imports: func(_, imp string) bool {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/crd"
-	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+	"github.com/modelgen/modelgen/internal/crdjudge"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -83,7 +83,7 @@ func guardCRD(t *testing.T) *apiext.CustomResourceDefinition {
 // omitzero and omitnil let through exactly what validator lets through.
 func TestGuardsAgreeWithValidator(t *testing.T) {
 	def := guardCRD(t)
-	server, err := apiserver.New(def, def.Spec.Versions[0].Name)
+	server, err := crdjudge.New(def, def.Spec.Versions[0].Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestGuardsAgreeWithValidator(t *testing.T) {
 			t.Fatal(err)
 		}
 		byValidator := v.Struct(mirror) == nil
-		spec, err := apiserver.Decode([]byte(tt.spec))
+		spec, err := crdjudge.Decode([]byte(tt.spec))
 		if err != nil {
 			t.Fatal(err)
 		}

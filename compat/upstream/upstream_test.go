@@ -21,7 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/internal/testkit"
-	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+	"github.com/modelgen/modelgen/internal/crdjudge"
 )
 
 // upstreamCase is one real API module, at a pinned version, and the
@@ -426,7 +426,7 @@ func validateCRDs(t *testing.T, dir string) int {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		for _, e := range apiserver.CheckDefinition(&crd) {
+		for _, e := range crdjudge.CheckDefinition(&crd) {
 			t.Errorf("%s: the API server rejects it: %v", name, e)
 		}
 		checked++

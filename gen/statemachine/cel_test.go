@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/crd"
-	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+	"github.com/modelgen/modelgen/internal/crdjudge"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/schema"
 )
@@ -48,15 +48,15 @@ func exampleCRDs(t *testing.T) map[string]*apiext.CustomResourceDefinition {
 }
 
 // validator is the API server's validation of a custom resource
-// (internal/testkit/apiserver) with a valid spec for every object.
+// (internal/crdjudge) with a valid spec for every object.
 type validator struct {
-	server *apiserver.Server
+	server *crdjudge.Server
 	spec   map[string]any
 }
 
 func newValidator(t *testing.T, def *apiext.CustomResourceDefinition, spec map[string]any) validator {
 	t.Helper()
-	s, err := apiserver.New(def, def.Spec.Versions[0].Name)
+	s, err := crdjudge.New(def, def.Spec.Versions[0].Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestCostBudgetForLargeMachines(t *testing.T) {
 	}{{30, false}, {30, true}, {64, false}, {40, true}} {
 		m := bigMachine(c.states, c.dense)
 		def := crdFor(m)
-		if errs := apiserver.CheckDefinition(def); len(errs) > 0 {
+		if errs := crdjudge.CheckDefinition(def); len(errs) > 0 {
 			t.Errorf("%d states (%d transitions): the API server refuses the CRD: %v", c.states, len(m.Transitions), errs)
 			continue
 		}
@@ -260,7 +260,7 @@ func TestCostBudgetForLargeMachines(t *testing.T) {
 // rule's estimated maximum cost.
 func ruleCosts(t *testing.T, def *apiext.CustomResourceDefinition) []uint64 {
 	t.Helper()
-	rules, err := apiserver.Rules(def, nil)
+	rules, err := crdjudge.Rules(def, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

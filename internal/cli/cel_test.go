@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/internal/cli"
-	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+	"github.com/modelgen/modelgen/internal/crdjudge"
 
 	"github.com/modelgen/modelgen/internal/testkit"
 )
@@ -50,7 +50,7 @@ func TestCELEscapedNames(t *testing.T) {
 	if props := root.Properties["spec"].Properties; props["Quote"].Type == "" || props["it's"].Type != "" {
 		t.Errorf("the tag name it's: want the property Quote, as encoding/json names it")
 	}
-	v, err := apiserver.New(&crd, crd.Spec.Versions[0].Name)
+	v, err := crdjudge.New(&crd, crd.Spec.Versions[0].Name)
 	if err != nil {
 		t.Fatal(err)
 	}

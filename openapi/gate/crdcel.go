@@ -20,7 +20,7 @@ import (
 // celEnvFor is the environment an API server of Kubernetes kube compiles a
 // new CRD rule with: the CEL libraries of its minimum compatibility
 // version (one minor below it, so that the rule still compiles after a
-// rollback), as internal/testkit/apiserver's Rules does.
+// rollback), as internal/crdjudge's Rules does.
 func celEnvFor(kube *kubeversion.Version) *environment.EnvSet {
 	return environment.MustBaseEnvSet(compatibility.NewEffectiveVersionFromString(kube.String(), "", "").MinCompatibilityVersion())
 }

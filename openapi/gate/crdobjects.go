@@ -18,7 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+	"github.com/modelgen/modelgen/internal/crdjudge"
 )
 
 // MaxObjects bounds how many objects (list items included) the objects
@@ -204,7 +204,7 @@ func (r *objectReader) add(at string, doc *yaml.Node) error {
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return nil // an empty document
 	}
-	obj, err := apiserver.Decode(raw)
+	obj, err := crdjudge.Decode(raw)
 	if err != nil {
 		return fmt.Errorf("%s: not a Kubernetes object (want a mapping with apiVersion and kind)", at)
 	}
@@ -251,7 +251,7 @@ type objectJudge struct {
 	base, rev  []crdSource
 	ratchets   bool
 	showValues bool
-	servers    map[string]*apiserver.Server // crd name + "/" + version
+	servers    map[string]*crdjudge.Server // crd name + "/" + version
 	findings   []ObjectFinding
 }
 
@@ -260,7 +260,7 @@ const probeLabel = "gate.modelgen.dev/probe"
 
 // judgeObjects returns the findings of every stored object, in input order.
 func judgeObjects(base, rev []crdSource, objs []storedObject, ratchets, showValues bool) []ObjectFinding {
-	j := &objectJudge{base: base, rev: rev, ratchets: ratchets, showValues: showValues, servers: map[string]*apiserver.Server{}}
+	j := &objectJudge{base: base, rev: rev, ratchets: ratchets, showValues: showValues, servers: map[string]*crdjudge.Server{}}
 	j.findings = []ObjectFinding{} // not nil: the report says the objects were judged
 	for _, o := range objs {
 		j.judge(o.obj)
@@ -277,12 +277,12 @@ func crdOfKind(side []crdSource, group, kind string) *apiext.CustomResourceDefin
 	return nil
 }
 
-func (j *objectJudge) server(crd *apiext.CustomResourceDefinition, version string) *apiserver.Server {
+func (j *objectJudge) server(crd *apiext.CustomResourceDefinition, version string) *crdjudge.Server {
 	key := crd.Name + "/" + version
 	if s, ok := j.servers[key]; ok {
 		return s
 	}
-	s, err := apiserver.New(crd, version)
+	s, err := crdjudge.New(crd, version)
 	if err != nil {
 		s = nil // a refused revision is crd-refused already
 	} else if !j.ratchets {

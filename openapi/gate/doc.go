@@ -87,7 +87,7 @@ rule for CRDs, and lists every rule with its level and reason.
 With CRDOptions.Objects (--crd-objects: files, directories or stdin holding
 objects as kubectl get -o yaml|json writes them) RunCRD also judges the
 objects a cluster stores, with the API server's own code
-(internal/testkit/apiserver): each is read through every served version of
+(internal/crdjudge): each is read through every served version of
 the revision, updated unchanged and label-only, and created again as it is.
 CRDReport.Objects lists one ObjectFinding per object and finding (rules:
 ObjectRules); messages never quote a stored value unless

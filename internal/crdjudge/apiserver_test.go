@@ -1,4 +1,4 @@
-package apiserver_test
+package crdjudge_test
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apimachinery/pkg/util/version"
 
-	"github.com/modelgen/modelgen/internal/testkit/apiserver"
+	"github.com/modelgen/modelgen/internal/crdjudge"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -51,9 +51,9 @@ func widgets() *apiext.CustomResourceDefinition {
 	}
 }
 
-func server(t *testing.T) *apiserver.Server {
+func server(t *testing.T) *crdjudge.Server {
 	t.Helper()
-	s, err := apiserver.New(widgets(), "v1")
+	s, err := crdjudge.New(widgets(), "v1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func server(t *testing.T) *apiserver.Server {
 
 func decode(t *testing.T, doc string) map[string]any {
 	t.Helper()
-	obj, err := apiserver.Decode([]byte(doc))
+	obj, err := crdjudge.Decode([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestUpdateRatchetsAndSeesOldSelf(t *testing.T) {
 func TestNewRefusesWhatTheServerRefuses(t *testing.T) {
 	bad := widgets()
 	bad.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].XValidations[0].Rule = "self.nosuch > 1"
-	if _, err := apiserver.New(bad, "v1"); err == nil || !strings.Contains(err.Error(), "nosuch") {
+	if _, err := crdjudge.New(bad, "v1"); err == nil || !strings.Contains(err.Error(), "nosuch") {
 		t.Errorf("a rule that does not compile: New says %v", err)
 	}
 	unbounded := widgets()
@@ -175,17 +175,17 @@ func TestNewRefusesWhatTheServerRefuses(t *testing.T) {
 		p.MaxItems = nil
 		return p
 	}()
-	if _, err := apiserver.New(unbounded, "v1"); err == nil || !strings.Contains(err.Error(), "cost") {
+	if _, err := crdjudge.New(unbounded, "v1"); err == nil || !strings.Contains(err.Error(), "cost") {
 		t.Errorf("a rule over the cost budget: New says %v", err)
 	}
-	if _, err := apiserver.New(widgets(), "v2"); err == nil {
+	if _, err := crdjudge.New(widgets(), "v2"); err == nil {
 		t.Error("a version the CRD does not have: no error")
 	}
 }
 
 func TestRules(t *testing.T) {
 	def := widgets()
-	rules, err := apiserver.Rules(def, version.MajorMinor(1, 31))
+	rules, err := crdjudge.Rules(def, version.MajorMinor(1, 31))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestRules(t *testing.T) {
 	// it: a 1.30 server (1.29's environment) lacks the IP library
 	def.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].XValidations[0].Rule = "!has(self.name) || isIP(self.name)"
 	for kube, refused := range map[string]bool{"1.30": true, "1.31": false} {
-		rules, err := apiserver.Rules(def, version.MustParseGeneric(kube))
+		rules, err := crdjudge.Rules(def, version.MustParseGeneric(kube))
 		if err != nil {
 			t.Fatal(err)
 		}

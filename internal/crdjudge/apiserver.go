@@ -1,4 +1,4 @@
-// Package apiserver judges custom resources the way a kube-apiserver does,
+// Package crdjudge judges custom resources the way a kube-apiserver does,
 // in process, with the API server's own code
 // (k8s.io/apiextensions-apiserver): it is the one judge the module's tests
 // and the agreement suite (agree) share.
@@ -29,7 +29,7 @@
 //
 // Rules compiles every CEL rule of a CRD with the environment of a given
 // Kubernetes version, for the minimum-version and cost tests.
-package apiserver
+package crdjudge
 
 import (
 	"context"
