@@ -136,7 +136,7 @@ func group(pkgs []*model.Package) ([]gen.File, model.Diagnostics) {
 	for _, pk := range unmarked {
 		diags.Errorf(pk.Pos(), "conversion: package %s is a version (%s) of group %s, whose other versions carry +modelgen:conversion=webhook; add it here too, so that every version converts", pk.Path, pk.Version, pk.Group)
 	}
-	if len(marked) < 2 {
+	if len(marked) < 2 && len(unmarked) == 0 {
 		diags.Errorf(marked[0].Pos(), "conversion: group %s has one version (%s): conversion needs a second version package", marked[0].Group, marked[0].Version)
 	}
 	if diags.HasErrors() {
@@ -596,7 +596,7 @@ func (s *spoke) matchOf(a, b *model.Type) *match {
 	kept := m.pairs[:0]
 	for _, p := range m.pairs {
 		if why := s.convertible(p.a.Type, p.b.Type, a.Pkg); why != "" {
-			s.needUser(a, b, p.a.GoName, p.a, fmt.Sprintf("%s %s.%s (%s) and %s %s.%s (%s, %s): %s", a.Pkg.Version, a.Name, p.a.GoName, p.a.Source, b.Pkg.Version, b.Name, p.b.GoName, p.b.Source, p.b.Pos, why), m)
+			s.needUser(a, b, p.a.GoName, p.a, fmt.Sprintf("%s %s.%s (%s) and %s %s.%s (%s): %s", a.Pkg.Version, a.Name, p.a.GoName, p.a.Source, b.Pkg.Version, b.Name, p.b.GoName, p.b.Source, why), m)
 			continue
 		}
 		kept = append(kept, p)
@@ -623,7 +623,11 @@ func (s *spoke) needUser(a, b *model.Type, field string, at *model.Field, what s
 	if !s.user[from] {
 		missing = append(missing, s.signature(a, b, field, fromHub))
 	}
-	msg := fmt.Sprintf("conversion: %s, which no generated code converts; write, in a file of package %s (%s): %s; the generated conversion then calls it for this field and converts the rest", what, s.pk.Name, s.pk.Dir, strings.Join(missing, " and "))
+	them := "them"
+	if len(missing) == 1 {
+		them = "it"
+	}
+	msg := fmt.Sprintf("conversion: %s, which no generated code converts; write, in a file of your own in package %s (%s): %s; the generated conversion then calls %s for this field and converts the rest", what, s.pk.Name, s.pk.Path, strings.Join(missing, " and "), them)
 	if s.reported[msg] {
 		return
 	}
