@@ -17,7 +17,6 @@ package conversion
 import (
 	"bytes"
 	"fmt"
-	"go/ast"
 	"go/format"
 	"path/filepath"
 	"slices"
@@ -252,7 +251,7 @@ type spoke struct {
 	hub      *model.Package
 	alias    string // the hub package's name in the spoke's file
 	hubWord  string // "V1": the hub version in function names
-	user     map[string]bool
+	user     func(string) bool
 	matches  map[[2]*model.Type]*match
 	done     map[[2]*model.Type]bool
 	queue    [][2]*model.Type
@@ -296,6 +295,20 @@ func spokeFiles(pk *model.Package, ks []*model.Type, hubs map[string]*model.Type
 		s.structPair(p[0], p[1], toHub)
 		s.structPair(p[0], p[1], fromHub)
 	}
+	// the names the file declares must be free
+	var names []string
+	for k := range s.done {
+		names = append(names, s.funcName(k[0], toHub), s.funcName(k[0], fromHub))
+	}
+	for _, t := range ks {
+		names = append(names, pathsVar(t, pk.Version), pathsVar(t, hub.Version))
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if pos, ok := pk.Declared(n); ok {
+			s.diags.Errorf(pos, "conversion: %s is a name the generated conversion of package %s declares; rename yours", n, pk.Name)
+		}
+	}
 	if s.diags.HasErrors() {
 		return nil, s.diags
 	}
@@ -328,22 +341,13 @@ func exported(s string) string {
 	return string(r)
 }
 
-// userFuncs are the functions declared in the package's own files (not
-// the generated ones): the conversions the user wrote.
-func userFuncs(pk *model.Package) map[string]bool {
-	out := map[string]bool{}
-	for _, f := range pk.Loaded.Syntax {
-		name := pk.Loaded.Fset.Position(f.Pos()).Filename
-		if strings.HasPrefix(filepath.Base(name), "zz_generated.") {
-			continue
-		}
-		for _, d := range f.Decls {
-			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil {
-				out[fn.Name.Name] = true
-			}
-		}
+// userFuncs says whether the package declares a function outside its
+// generated files (model.Package.Declared): a conversion the user wrote.
+func userFuncs(pk *model.Package) func(string) bool {
+	return func(name string) bool {
+		_, ok := pk.Declared(name)
+		return ok
 	}
-	return out
 }
 
 func (s *spoke) enqueue(a, b *model.Type) string {
@@ -610,17 +614,17 @@ func (s *spoke) matchOf(a, b *model.Type) *match {
 // functions exist; then the generated code calls them.
 func (s *spoke) needUser(a, b *model.Type, field string, at *model.Field, what string, m *match) {
 	to, from := s.userName(a, field, toHub), s.userName(a, field, fromHub)
-	if s.user[to] && s.user[from] {
+	if s.user(to) && s.user(from) {
 		if !slices.Contains(m.user, field) {
 			m.user = append(m.user, field)
 		}
 		return
 	}
 	var missing []string
-	if !s.user[to] {
+	if !s.user(to) {
 		missing = append(missing, s.signature(a, b, field, toHub))
 	}
-	if !s.user[from] {
+	if !s.user(from) {
 		missing = append(missing, s.signature(a, b, field, fromHub))
 	}
 	them := "them"
