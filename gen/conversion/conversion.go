@@ -411,7 +411,7 @@ func (dst *%[1]s) ConvertFrom(srcRaw conversion.Hub) error {
 	if !ok {
 		return fmt.Errorf("conversion: %[6]s %[1]s converts from %[3]s.%[4]s, not %%T", srcRaw)
 	}
-	*dst = %[1]s{}
+	*dst = %[1]s{TypeMeta: dst.TypeMeta} // apiVersion and kind are the caller's
 	if err := %[9]s(src, dst); err != nil {
 		return err
 	}

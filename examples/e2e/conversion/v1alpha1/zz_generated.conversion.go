@@ -49,7 +49,7 @@ func (dst *Widget) ConvertFrom(srcRaw conversion.Hub) error {
 	if !ok {
 		return fmt.Errorf("conversion: v1alpha1 Widget converts from v1.Widget, not %T", srcRaw)
 	}
-	*dst = Widget{}
+	*dst = Widget{TypeMeta: dst.TypeMeta} // apiVersion and kind are the caller's
 	if err := convertWidgetFromV1(src, dst); err != nil {
 		return err
 	}
