@@ -5,6 +5,10 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
+	"sigs.k8s.io/yaml"
 
 	widgetv1 "github.com/modelgen/modelgen/examples/e2e/conversion/v1"
 	widgetv1alpha1 "github.com/modelgen/modelgen/examples/e2e/conversion/v1alpha1"
@@ -24,12 +29,29 @@ import (
 )
 
 // serveConversion serves controller-runtime's /convert from the test
-// process (ctrl.NewWebhookManagedBy on the hub kind, as an operator does)
-// and points the CRD's spec.conversion at it (strategy Webhook,
-// conversionReviewVersions v1), as kubebuilder's config/crd patches do. It
+// process (the hub package's generated SetupConversionWebhookWithManager,
+// as an operator calls it) and gives the CRD the spec.conversion of its
+// generated patch (config/crd/patches/webhook_in_<plural>.yaml), the
+// service reference replaced by the test server's URL as envtest does. It
 // returns a client of both versions.
-func serveConversion(t *testing.T, crdName string, hub client.Object, adds ...func(*runtime.Scheme) error) client.Client {
+func serveConversion(t *testing.T, plural, group string, setup func(ctrl.Manager) error, adds ...func(*runtime.Scheme) error) client.Client {
 	t.Helper()
+	crdName := plural + "." + group
+	_, self, _, _ := goruntime.Caller(0)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(self), "..", "config", "crd", "patches", "webhook_in_"+plural+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patch apiext.CustomResourceDefinition
+	if err := yaml.Unmarshal(data, &patch); err != nil {
+		t.Fatal(err)
+	}
+	conv := patch.Spec.Conversion
+	if patch.Name != crdName || conv == nil || conv.Strategy != apiext.WebhookConverter || conv.Webhook == nil || conv.Webhook.ClientConfig == nil ||
+		conv.Webhook.ClientConfig.Service == nil || conv.Webhook.ClientConfig.Service.Path == nil || *conv.Webhook.ClientConfig.Service.Path != "/convert" ||
+		!slices.Equal(conv.Webhook.ConversionReviewVersions, []string{"v1"}) {
+		t.Fatalf("the generated patch is not the conversion webhook of %s:\n%s", crdName, data)
+	}
 	ctx := context.Background()
 	scheme := runtime.NewScheme()
 	for _, add := range append(adds, apiext.AddToScheme) {
@@ -49,7 +71,7 @@ func serveConversion(t *testing.T, crdName string, hub client.Object, adds ...fu
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ctrl.NewWebhookManagedBy(mgr, hub).Complete(); err != nil {
+	if err := setup(mgr); err != nil {
 		t.Fatal(err)
 	}
 	mctx, cancel := context.WithCancel(ctx)
@@ -64,11 +86,9 @@ func serveConversion(t *testing.T, crdName string, hub client.Object, adds ...fu
 		t.Fatal(err)
 	}
 	before := crd.Spec.Conversion.DeepCopy()
-	url := fmt.Sprintf("https://%s:%d/convert", opts.LocalServingHost, opts.LocalServingPort)
-	crd.Spec.Conversion = &apiext.CustomResourceConversion{Strategy: apiext.WebhookConverter, Webhook: &apiext.WebhookConversion{
-		ClientConfig:             &apiext.WebhookClientConfig{URL: &url, CABundle: opts.LocalServingCAData},
-		ConversionReviewVersions: []string{"v1"},
-	}}
+	url := fmt.Sprintf("https://%s:%d%s", opts.LocalServingHost, opts.LocalServingPort, *conv.Webhook.ClientConfig.Service.Path)
+	conv.Webhook.ClientConfig = &apiext.WebhookClientConfig{URL: &url, CABundle: opts.LocalServingCAData}
+	crd.Spec.Conversion = conv
 	if err := c.Update(ctx, &crd); err != nil {
 		t.Fatalf("wiring the CRD's conversion webhook: %v", err)
 	}
@@ -95,7 +115,7 @@ func serveConversion(t *testing.T, crdName string, hub client.Object, adds ...fu
 // whole, updated through v1 (tier, a part's serial: fields v1alpha1 lacks)
 // and through v1alpha1, and each version still reads what the other wrote.
 func TestWidgetConversion(t *testing.T) {
-	c := serveConversion(t, "widgets.conversion.e2e.modelgen.dev", &widgetv1.Widget{}, widgetv1.AddToScheme, widgetv1alpha1.AddToScheme)
+	c := serveConversion(t, "widgets", "conversion.e2e.modelgen.dev", widgetv1.SetupConversionWebhookWithManager, widgetv1.AddToScheme, widgetv1alpha1.AddToScheme)
 	ctx := context.Background()
 	alpha := &widgetv1alpha1.Widget{
 		ObjectMeta: metav1.ObjectMeta{Name: "w1", Namespace: "default", Labels: map[string]string{"team": "a"}},

@@ -25,6 +25,7 @@ import (
 	"unicode"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/internal/served"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -54,6 +55,9 @@ func (Generator) Outputs(c *gen.Context) []gen.Output {
 		out = append(out,
 			gen.Output{Format: gen.FormatGo, Dir: pk.Dir, Name: FileName},
 			gen.Output{Format: gen.FormatGo, Dir: pk.Dir, Name: TestFileName})
+		if pk.ModDir != "" {
+			out = append(out, gen.Output{Format: gen.FormatYAML, Dir: patchesDir(c, pk), Name: "webhook_in_*.yaml"})
+		}
 	}
 	return out
 }
@@ -74,7 +78,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	sort.Strings(names)
 	var files []gen.File
 	for _, name := range names {
-		fs, d := group(groups[name])
+		fs, d := group(c, groups[name])
 		diags.Add(d)
 		files = append(files, fs...)
 	}
@@ -115,7 +119,7 @@ func marker(pk *model.Package) (string, bool) {
 }
 
 // group generates the conversions of one API group.
-func group(pkgs []*model.Package) ([]gen.File, model.Diagnostics) {
+func group(c *gen.Context, pkgs []*model.Package) ([]gen.File, model.Diagnostics) {
 	var diags model.Diagnostics
 	var marked, unmarked []*model.Package
 	for _, pk := range pkgs {
@@ -185,10 +189,27 @@ func group(pkgs []*model.Package) ([]gen.File, model.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	for _, pk := range marked {
+		if len(hubKinds[pk]) > 0 && len(spokes[pk]) > 0 {
+			diags.Errorf(hubKinds[pk][0].Pos, "conversion: %s is the storage version of %s but not of %s: a version package is the hub of all its kinds or of none", pk.Version, hubKinds[pk][0].Resource.Kind, spokes[pk][0].Resource.Kind)
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
 	var files []gen.File
 	for _, pk := range marked {
 		if ks := hubKinds[pk]; len(ks) > 0 {
+			if pos, ok := pk.Declared(setupName); ok {
+				diags.Errorf(pos, "conversion: %s is a name the generated conversion of package %s declares; rename yours", setupName, pk.Name)
+				continue
+			}
 			files = append(files, hubFile(pk, ks))
+			if pk.ModDir != "" {
+				for _, t := range ks {
+					files = append(files, patchFile(c, t))
+				}
+			}
 		}
 	}
 	for _, pk := range marked {
@@ -198,43 +219,58 @@ func group(pkgs []*model.Package) ([]gen.File, model.Diagnostics) {
 			files = append(files, fs...)
 		}
 	}
-	// a package both hub (of a kind) and spoke (of another) gets one file
-	return joinByPath(files), diags
+	return files, diags
 }
 
-// joinByPath merges the Go files generated for one path (a package that is
-// the hub of one kind and a spoke of another).
-func joinByPath(files []gen.File) []gen.File {
-	var out []gen.File
-	at := map[string]int{}
-	for _, f := range files {
-		i, ok := at[f.Path]
-		if !ok {
-			at[f.Path] = len(out)
-			out = append(out, f)
-			continue
-		}
-		// the hub part holds only methods: append them to the spoke part
-		hub, spoke := out[i], f
-		if strings.Contains(string(f.Data), ") Hub() {}") {
-			hub, spoke = f, out[i]
-		}
-		_, decls, _ := strings.Cut(string(hub.Data), "package ")
-		_, decls, _ = strings.Cut(decls, "\n")
-		spoke.Data = append(append([]byte{}, spoke.Data...), []byte(decls)...)
-		out[i] = spoke
-	}
-	return out
-}
+// setupName is the function of the hub package that serves the conversion.
+const setupName = "SetupConversionWebhookWithManager"
 
 func hubFile(pk *model.Package, ks []*model.Type) gen.File {
 	var b bytes.Buffer
 	b.WriteString(header)
-	fmt.Fprintf(&b, "package %s\n", pk.Name)
+	fmt.Fprintf(&b, "package %s\n\nimport ctrl \"sigs.k8s.io/controller-runtime\"\n", pk.Name)
+	var names []string
 	for _, t := range ks {
+		names = append(names, t.Name)
 		fmt.Fprintf(&b, "\n// Hub marks %s as the hub of its conversions: %s is its storage version,\n// and every other version converts to and from it.\nfunc (*%s) Hub() {}\n", t.Name, pk.Version, t.Name)
 	}
-	return gen.File{Path: filepath.Join(pk.Dir, FileName), Data: b.Bytes(), Owner: pk.Path}
+	fmt.Fprintf(&b, "\n// %s serves the conversion webhook of %s (controller-runtime's\n// /convert on the manager's webhook server), for every version registered in\n// the manager's scheme. The CRD's spec.conversion points at it\n// (config/crd/patches/webhook_in_<plural>.yaml).\nfunc %s(mgr ctrl.Manager) error {\n", setupName, strings.Join(names, ", "), setupName)
+	for _, t := range ks {
+		fmt.Fprintf(&b, "\tif err := ctrl.NewWebhookManagedBy(mgr, &%s{}).Complete(); err != nil {\n\t\treturn err\n\t}\n", t.Name)
+	}
+	b.WriteString("\treturn nil\n}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		panic(err) // the template is ours
+	}
+	return gen.File{Path: filepath.Join(pk.Dir, FileName), Data: src, Owner: pk.Path}
+}
+
+// patchesDir is the directory of the CRD patches of a package's module,
+// beside its CRD directory (config/crd/patches, as kubebuilder lays it out).
+func patchesDir(c *gen.Context, pk *model.Package) string {
+	crdDir := c.Config(pk).CRDDir
+	if crdDir == "" {
+		crdDir = "config/crd/bases"
+	}
+	return filepath.Join(pk.ModDir, filepath.Dir(crdDir), "patches")
+}
+
+// patchFile is kubebuilder's webhook_in_<plural>.yaml: the patch that gives
+// the CRD of a hub kind spec.conversion, strategy Webhook, served by the
+// webhook service at /convert, with cert-manager's CA injection when
+// webhookCertificate is set.
+func patchFile(c *gen.Context, t *model.Type) gen.File {
+	pk := t.Pkg
+	cfg, _ := served.Settings(c, pk)
+	ns, svc, _ := strings.Cut(cfg.WebhookService, "/")
+	var b strings.Builder
+	fmt.Fprintf(&b, "# The patch that enables the conversion webhook of the CRD (docs/conversion.md).\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n")
+	if cfg.WebhookCertificate != "" {
+		fmt.Fprintf(&b, "  annotations:\n    cert-manager.io/inject-ca-from: %s\n", cfg.WebhookCertificate)
+	}
+	fmt.Fprintf(&b, "  name: %s.%s\nspec:\n  conversion:\n    strategy: Webhook\n    webhook:\n      clientConfig:\n        service:\n          name: %s\n          namespace: %s\n          path: /convert\n      conversionReviewVersions:\n      - v1\n", t.Resource.Plural, pk.Group, svc, ns)
+	return gen.File{Path: filepath.Join(patchesDir(c, pk), "webhook_in_"+t.Resource.Plural+".yaml"), Data: []byte(b.String()), Owner: pk.Path}
 }
 
 // direction of a conversion.

@@ -80,3 +80,35 @@ func TestNoMarker(t *testing.T) {
 		t.Fatalf("without the marker: %d files, %v; want none", len(files), diags)
 	}
 }
+
+// TestHubAndPatch: the hub package gets Hub() and the function that serves
+// /convert; its module gets kubebuilder's CRD patch (webhook_in_<plural>.yaml
+// beside the CRD directory) with the webhook service and path.
+func TestHubAndPatch(t *testing.T) {
+	dir := filepath.Join("testdata", "userfunc")
+	m := load(t, dir)
+	files, diags := Generator{}.Generate(&gen.Context{Model: m, Configs: gen.DefaultConfigs(m)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	hub, _ := filepath.Abs(filepath.Join(dir, "v1", FileName))
+	var patch string
+	found := false
+	for _, f := range files {
+		switch {
+		case f.Path == hub:
+			found = true
+			for _, want := range []string{"func (*Thing) Hub() {}", "func SetupConversionWebhookWithManager(mgr ctrl.Manager) error", "ctrl.NewWebhookManagedBy(mgr, &Thing{}).Complete()"} {
+				if !strings.Contains(string(f.Data), want) {
+					t.Errorf("the hub's file lacks %s:\n%s", want, f.Data)
+				}
+			}
+		case strings.HasSuffix(f.Path, filepath.Join("config", "crd", "patches", "webhook_in_things.yaml")):
+			patch = string(f.Data)
+		}
+	}
+	if !found {
+		t.Errorf("no %s", hub)
+	}
+	testkit.Golden(t, filepath.Join(dir, "webhook_in_things.golden"), patch)
+}

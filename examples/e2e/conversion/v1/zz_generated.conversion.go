@@ -2,6 +2,19 @@
 
 package v1
 
+import ctrl "sigs.k8s.io/controller-runtime"
+
 // Hub marks Widget as the hub of its conversions: v1 is its storage version,
 // and every other version converts to and from it.
 func (*Widget) Hub() {}
+
+// SetupConversionWebhookWithManager serves the conversion webhook of Widget (controller-runtime's
+// /convert on the manager's webhook server), for every version registered in
+// the manager's scheme. The CRD's spec.conversion points at it
+// (config/crd/patches/webhook_in_<plural>.yaml).
+func SetupConversionWebhookWithManager(mgr ctrl.Manager) error {
+	if err := ctrl.NewWebhookManagedBy(mgr, &Widget{}).Complete(); err != nil {
+		return err
+	}
+	return nil
+}
