@@ -120,7 +120,7 @@ func TestWidgetConversion(t *testing.T) {
 	alpha := &widgetv1alpha1.Widget{
 		ObjectMeta: metav1.ObjectMeta{Name: "w1", Namespace: "default", Labels: map[string]string{"team": "a"}},
 		Spec: widgetv1alpha1.WidgetSpec{Size: 3, Color: "red", Note: "rush", Mode: widgetv1alpha1.ModeFast,
-			Parts: []widgetv1alpha1.Part{{Name: "bolt", Weight: 2}, {Name: "nut"}}},
+			Parts: []widgetv1alpha1.Part{{Name: "bolt", Weight: 2}, {Name: "nut"}}, Price: "1250 EUR"},
 	}
 	// the webhook may take a moment to answer
 	testkit.Eventually(t, "the conversion webhook to answer", func() (bool, string) {
@@ -139,6 +139,9 @@ func TestWidgetConversion(t *testing.T) {
 	if err := c.Get(ctx, key, &v1); err != nil {
 		t.Fatalf("reading through v1: %v", err)
 	}
+	if v1.Spec.Price == nil || *v1.Spec.Price != (widgetv1.Money{Units: 1250, Currency: "EUR"}) {
+		t.Errorf("through v1 the price (the hand-written conversion) is %+v", v1.Spec.Price)
+	}
 	if v1.Spec.Colour != "red" || v1.Spec.Size != 3 || len(v1.Spec.Parts) != 2 || v1.Spec.Parts[0].Weight != 2 || v1.Spec.Mode != widgetv1.ModeFast || v1.Labels["team"] != "a" {
 		t.Errorf("through v1: %+v", v1.Spec)
 	}
@@ -150,7 +153,7 @@ func TestWidgetConversion(t *testing.T) {
 	if err := c.Get(ctx, key, &back); err != nil {
 		t.Fatalf("reading through v1alpha1: %v", err)
 	}
-	if back.Spec.Note != "rush" || back.Spec.Color != "red" || len(back.Annotations) != 0 {
+	if back.Spec.Note != "rush" || back.Spec.Color != "red" || back.Spec.Price != "1250 EUR" || len(back.Annotations) != 0 {
 		t.Errorf("through v1alpha1 again: spec %+v, annotations %v", back.Spec, back.Annotations)
 	}
 
@@ -181,5 +184,15 @@ func TestWidgetConversion(t *testing.T) {
 	}
 	if _, ok := v1.Annotations["conversion.modelgen.io/v1"]; ok {
 		t.Errorf("the v1 object kept its own annotation: %v", v1.Annotations)
+	}
+
+	// a conversion that fails is the server's error to the client
+	bad := &widgetv1alpha1.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w-bad", Namespace: "default"}, Spec: widgetv1alpha1.WidgetSpec{Size: 1, Price: "lots"}}
+	err := c.Create(ctx, bad)
+	if err == nil {
+		_ = c.Delete(ctx, bad)
+	}
+	if err == nil || !strings.Contains(err.Error(), `spec.price \"lots\" is not \"<units> <currency>\"`) && !strings.Contains(err.Error(), `spec.price "lots" is not "<units> <currency>"`) {
+		t.Errorf("creating a widget whose price does not convert: want the conversion's error from the server, got %v", err)
 	}
 }

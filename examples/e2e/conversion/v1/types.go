@@ -37,6 +37,14 @@ type WidgetSpec struct {
 	// Tier is new in v1: it survives a round trip through v1alpha1 in an
 	// annotation.
 	Tier string `json:"tier,omitempty"`
+	// Price was "<units> <currency>" in v1alpha1.
+	Price *Money `json:"price,omitempty"`
+}
+
+// Money is an amount in minor units of a currency.
+type Money struct {
+	Units    int64  `json:"units"`
+	Currency string `json:"currency"`
 }
 
 // Part is one part of a widget.

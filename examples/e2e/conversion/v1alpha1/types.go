@@ -1,7 +1,8 @@
 // Package v1alpha1 is the older, served version of the widget API; v1 is
 // stored. modelgen generates the conversion between them (docs/conversion.md):
 // every field is converted by generated code, renamed (color → colour),
-// dropped (note) and added (tier, serial) fields included.
+// dropped (note) and added (tier, serial) fields included, but price, which
+// v1 splits into units and currency: its conversion is hand-written (price.go).
 //
 // +kubebuilder:object:generate=true
 // +groupName=conversion.e2e.modelgen.dev
@@ -35,6 +36,9 @@ type WidgetSpec struct {
 	Tags   []string        `json:"tags,omitempty"`
 	Due    *metav1.Time    `json:"due,omitempty"`
 	Mode   Mode            `json:"mode,omitempty"`
+	// Price is "<units> <currency>" ("1250 EUR"); v1 splits it, and the
+	// conversion of this field is hand-written (price.go).
+	Price string `json:"price,omitempty"`
 }
 
 // Part is one part of a widget.

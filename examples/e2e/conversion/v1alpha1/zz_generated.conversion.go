@@ -125,6 +125,9 @@ func convertWidgetSpecToV1(in *WidgetSpec, out *v1.WidgetSpec) error {
 	out.Tags = in.Tags
 	out.Due = in.Due
 	out.Mode = v1.Mode(in.Mode)
+	if err := convertWidgetSpecPriceToV1(in, out); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -170,6 +173,9 @@ func convertWidgetSpecFromV1(in *v1.WidgetSpec, out *WidgetSpec) error {
 	out.Tags = in.Tags
 	out.Due = in.Due
 	out.Mode = Mode(in.Mode)
+	if err := convertWidgetSpecPriceFromV1(in, out); err != nil {
+		return err
+	}
 	return nil
 }
 
