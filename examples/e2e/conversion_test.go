@@ -196,3 +196,91 @@ func TestWidgetConversion(t *testing.T) {
 		t.Errorf("creating a widget whose price does not convert: want the conversion's error from the server, got %v", err)
 	}
 }
+
+// TestWidgetStorageMigration walks docs/conversion.md's migration on a real
+// kube-apiserver, with the generated conversion served: objects stored as
+// v1alpha1, the storage version switched to v1, every object rewritten
+// (read and written back through v1), status.storedVersions trimmed to v1,
+// v1alpha1 no longer served; the objects keep every field.
+func TestWidgetStorageMigration(t *testing.T) {
+	const crdName = "widgets.conversion.e2e.modelgen.dev"
+	c := serveConversion(t, "widgets", "conversion.e2e.modelgen.dev", widgetv1.SetupConversionWebhookWithManager, widgetv1.AddToScheme, widgetv1alpha1.AddToScheme)
+	ctx := context.Background()
+	setVersions := func(storage string, alphaServed bool) {
+		t.Helper()
+		testkit.Eventually(t, "the CRD's versions to change", func() (bool, string) {
+			var crd apiext.CustomResourceDefinition
+			if err := c.Get(ctx, client.ObjectKey{Name: crdName}, &crd); err != nil {
+				return false, err.Error()
+			}
+			for i := range crd.Spec.Versions {
+				v := &crd.Spec.Versions[i]
+				v.Storage = v.Name == storage
+				if v.Name == "v1alpha1" {
+					v.Served = alphaServed
+				}
+			}
+			err := c.Update(ctx, &crd)
+			return err == nil, errString(err)
+		})
+	}
+	setVersions("v1alpha1", true)
+	t.Cleanup(func() { setVersions("v1", true) })
+
+	key := client.ObjectKey{Name: "m1", Namespace: "default"}
+	alpha := &widgetv1alpha1.Widget{ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace},
+		Spec: widgetv1alpha1.WidgetSpec{Size: 2, Color: "blue", Note: "keep me", Price: "99 USD"}}
+	testkit.Eventually(t, "the conversion webhook to answer", func() (bool, string) {
+		err := c.Create(ctx, alpha.DeepCopy(), client.DryRunAll)
+		return err == nil, errString(err)
+	})
+	if err := c.Create(ctx, alpha); err != nil {
+		t.Fatalf("creating through v1alpha1 (stored as v1alpha1): %v", err)
+	}
+	t.Cleanup(func() {
+		_ = c.Delete(context.Background(), &widgetv1.Widget{ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace}})
+	})
+
+	// the storage version moves to v1; the stored objects are rewritten
+	setVersions("v1", true)
+	var list widgetv1.WidgetList
+	if err := c.List(ctx, &list, client.InNamespace("default")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range list.Items {
+		if err := c.Update(ctx, &list.Items[i]); err != nil {
+			t.Fatalf("rewriting %s through v1: %v", list.Items[i].Name, err)
+		}
+	}
+	// status.storedVersions is trimmed to v1
+	var crd apiext.CustomResourceDefinition
+	if err := c.Get(ctx, client.ObjectKey{Name: crdName}, &crd); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(crd.Status.StoredVersions, "v1alpha1") {
+		t.Errorf("storedVersions %v: the object was stored as v1alpha1", crd.Status.StoredVersions)
+	}
+	crd.Status.StoredVersions = []string{"v1"}
+	if err := c.Status().Update(ctx, &crd); err != nil {
+		t.Fatalf("trimming storedVersions: %v", err)
+	}
+	// v1alpha1 is no longer served; the object is whole through v1
+	setVersions("v1", false)
+	var v1 widgetv1.Widget
+	if err := c.Get(ctx, key, &v1); err != nil {
+		t.Fatal(err)
+	}
+	if v1.Spec.Colour != "blue" || v1.Spec.Price == nil || *v1.Spec.Price != (widgetv1.Money{Units: 99, Currency: "USD"}) || v1.Annotations["conversion.modelgen.io/v1alpha1"] != `{"spec":{"note":"keep me"}}` {
+		t.Errorf("after the migration through v1: spec %+v, annotations %v", v1.Spec, v1.Annotations)
+	}
+	testkit.Eventually(t, "v1alpha1 to be no longer served", func() (bool, string) {
+		err := c.Get(ctx, key, &widgetv1alpha1.Widget{})
+		return err != nil, "still served"
+	})
+	if err := c.Get(ctx, client.ObjectKey{Name: crdName}, &crd); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(crd.Status.StoredVersions, []string{"v1"}) {
+		t.Errorf("storedVersions after the migration: %v", crd.Status.StoredVersions)
+	}
+}
