@@ -635,7 +635,7 @@ func (s *spoke) matchOf(a, b *model.Type) *match {
 	// a pair the generated code cannot convert
 	kept := m.pairs[:0]
 	for _, p := range m.pairs {
-		if why := s.convertible(p.a.Type, p.b.Type, a.Pkg); why != "" {
+		if why := s.convertible(p.a.Type, p.b.Type); why != "" {
 			s.needUser(a, b, p.a.GoName, p.a, fmt.Sprintf("%s %s.%s (%s) and %s %s.%s (%s): %s", a.Pkg.Version, a.Name, p.a.GoName, p.a.Source, b.Pkg.Version, b.Name, p.b.GoName, p.b.Source, why), m)
 			continue
 		}
@@ -716,7 +716,7 @@ func enumValues(r *model.TypeRef) []string {
 
 // convertible says why a pair of types cannot be converted by generated
 // code ("" when it can).
-func (s *spoke) convertible(a, b *model.TypeRef, _ *model.Package) string {
+func (s *spoke) convertible(a, b *model.TypeRef) string {
 	if s.identical(a, b) {
 		return ""
 	}
@@ -765,17 +765,17 @@ func (s *spoke) convertible(a, b *model.TypeRef, _ *model.Package) string {
 	}
 	switch a.Kind {
 	case model.KindPointer:
-		return s.convertible(a.Elem, b.Elem, nil)
+		return s.convertible(a.Elem, b.Elem)
 	case model.KindSlice:
 		if a.Len != -1 || b.Len != -1 {
 			return fmt.Sprintf("the type changes from %s to %s", a.GoType, b.GoType)
 		}
-		return s.convertible(a.Elem, b.Elem, nil)
+		return s.convertible(a.Elem, b.Elem)
 	case model.KindMap:
-		if why := s.convertible(a.Key, b.Key, nil); why != "" || !basic(a.Key.Kind) {
+		if why := s.convertible(a.Key, b.Key); why != "" || !basic(a.Key.Kind) {
 			return fmt.Sprintf("the map key changes from %s to %s", a.Key.GoType, b.Key.GoType)
 		}
-		return s.convertible(a.Elem, b.Elem, nil)
+		return s.convertible(a.Elem, b.Elem)
 	}
 	return fmt.Sprintf("the type changes from %s to %s", a.GoType, b.GoType)
 }
