@@ -112,3 +112,33 @@ func TestHubAndPatch(t *testing.T) {
 	}
 	testkit.Golden(t, filepath.Join(dir, "webhook_in_things.golden"), patch)
 }
+
+// TestLostPathsFollowEachVersionsNames: the paths of the fields one version
+// lacks are in that version's JSON names, also below a renamed field
+// (items in v1alpha1, entries in v1).
+func TestLostPathsFollowEachVersionsNames(t *testing.T) {
+	dir := filepath.Join("testdata", "renamedlist")
+	m := load(t, dir)
+	files, diags := Generator{}.Generate(&gen.Context{Model: m, Configs: gen.DefaultConfigs(m)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	abs, _ := filepath.Abs(filepath.Join(dir, "v1alpha1", FileName))
+	for _, f := range files {
+		if f.Path != abs {
+			continue
+		}
+		src := string(f.Data)
+		for _, want := range []string{
+			"var lostThingV1alpha1 = [][]string{\n\t{\"spec\", \"items\", modelconv.Each, \"old\"},\n}",
+			"var lostThingV1 = [][]string{\n\t{\"spec\", \"entries\", modelconv.Each, \"serial\"},\n}",
+			"out.Entries = out",
+		} {
+			if !strings.Contains(src, want) {
+				t.Errorf("the generated conversion lacks\n%s\nin\n%s", want, src)
+			}
+		}
+		return
+	}
+	t.Fatalf("no %s", abs)
+}
