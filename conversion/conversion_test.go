@@ -20,6 +20,7 @@ type obj struct {
 		Items []item            `json:"items,omitempty"`
 		Tags  map[string]item   `json:"tags,omitempty"`
 		Set   map[string]string `json:"set,omitempty"`
+		Plain string            `json:"plain"`
 	} `json:"spec"`
 }
 
@@ -58,11 +59,12 @@ func TestSaveTake(t *testing.T) {
 	}
 }
 
-// TestSaveNothingSet: no set field, no annotation.
+// TestSaveNothingSet: no set field (absent, or written as "" without
+// omitempty), no annotation.
 func TestSaveNothingSet(t *testing.T) {
 	var from, to obj
 	from.Spec.Items = []item{{Name: "a"}}
-	if err := Save(&to, "v9", &from, paths); err != nil {
+	if err := Save(&to, "v9", &from, append(paths, []string{"spec", "plain"})); err != nil {
 		t.Fatal(err)
 	}
 	if to.Annotations != nil {
