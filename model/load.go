@@ -27,6 +27,15 @@ var (
 	// AccessDefaultMarker sets the access rules of a type's untagged fields
 	// (see model/accesstag): // +modelgen:access:default="read=*,write=admin"
 	AccessDefaultMarker = markers.Must(markers.MakeDefinition("modelgen:access:default", markers.DescribesType, ""))
+	// ConversionMarker asks for generated conversion between the versions
+	// of a group (gen/conversion), on each version package:
+	// // +modelgen:conversion=webhook
+	ConversionMarker = markers.Must(markers.MakeDefinition("modelgen:conversion", markers.DescribesPackage, ""))
+	// ConversionFromMarker on a field names the JSON name(s) of the field
+	// of the other version it is converted from (a rename; two fields
+	// naming one is a split, one naming two a merge):
+	// // +modelgen:conversion:from=oldName
+	ConversionFromMarker = markers.Must(markers.MakeDefinition("modelgen:conversion:from", markers.DescribesField, []string{}))
 )
 
 // Registry returns the marker registry: kubebuilder's CRD markers plus modelgen's.
@@ -35,7 +44,7 @@ func Registry() (*markers.Registry, error) {
 	if err := crdmarkers.Register(reg); err != nil {
 		return nil, err
 	}
-	for _, d := range []*markers.Definition{ModelMarker, rootMarker, objectGenerate, AccessDefaultMarker} {
+	for _, d := range []*markers.Definition{ModelMarker, rootMarker, objectGenerate, AccessDefaultMarker, ConversionMarker, ConversionFromMarker} {
 		if err := reg.Register(d); err != nil {
 			return nil, err
 		}

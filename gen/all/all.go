@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	agreegen "github.com/modelgen/modelgen/gen/agree"
+	"github.com/modelgen/modelgen/gen/conversion"
 	"github.com/modelgen/modelgen/gen/crd"
 	"github.com/modelgen/modelgen/gen/deepcopy"
 	"github.com/modelgen/modelgen/gen/openapidoc"
@@ -29,6 +30,7 @@ var backends = []gen.Backend{
 	openapidoc.Generator{},
 	crd.Generator{},
 	deepcopy.Generator{},
+	conversion.Generator{},
 	statemachine.Generator{},
 	rbacgen.Generator{},
 	webhook.Generator{},
