@@ -20,8 +20,8 @@ import (
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/modelgen/modelgen/internal/testkit"
 	"github.com/modelgen/modelgen/internal/crdjudge"
+	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 // upstreamCase is one real API module, at a pinned version, and the
