@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"reflect"
 	"slices"
 	"strings"
 
 	"testing"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -22,27 +24,53 @@ import (
 	tt "github.com/modelgen/modelgen/rbac/internal/testtypes"
 )
 
-// The differential test: random old/new pairs of Doc (every access shape:
-// an inlined embedded struct, a struct, a pointer, []T, []*T, map[K]T,
-// map[K]*T, [n]T, leaves of many kinds), random subjects and tenant
-// policies; the generated Go guard's CheckWrite and the generated
-// ValidatingAdmissionPolicy, run by the API server's own validating
-// admission policy evaluator, must agree on every pair.
+// The differential test: random old/new pairs of Record (Doc, with every
+// access shape: an inlined embedded struct, a struct, a pointer, []T, []*T,
+// map[K]T, map[K]*T, [n]T, leaves of many kinds; and ObjectMeta, whose
+// labels and annotations change, bookkeeping keys among them), random
+// subjects and tenant policies; the generated Go guard's CheckWrite and the
+// generated ValidatingAdmissionPolicy, run by the API server's own
+// validating admission policy evaluator, must agree on every pair.
 
 const operator = "system:serviceaccount:sys:operator"
 
 var (
-	gvr = schema.GroupVersionResource{Group: "test.modelgen.io", Version: "v1", Resource: "docs"}
-	gvk = schema.GroupVersionKind{Group: "test.modelgen.io", Version: "v1", Kind: "Doc"}
+	gvr = schema.GroupVersionResource{Group: "test.modelgen.io", Version: "v1", Resource: "records"}
+	gvk = schema.GroupVersionKind{Group: "test.modelgen.io", Version: "v1", Kind: "Record"}
 )
 
 func settings() policy.Settings {
 	s := policy.DefaultSettings()
 	s.ServiceAccounts = []policy.ServiceAccount{{User: operator, Roles: []string{"editor"}}}
+	s.BookkeepingAnnotations = bookkeepingAnnotations
+	s.BookkeepingLabels = bookkeepingLabels
 	return s
 }
 
-// docPolicy generates the policy of Doc from its source.
+// The bookkeeping keys of the settings (a key ending in "/" or "*" is a
+// prefix), and the keys the generator draws labels and annotations from:
+// bookkeeping keys, keys only like them, and governed ones.
+var (
+	bookkeepingAnnotations = []string{"argocd.argoproj.io/"}
+	bookkeepingLabels      = []string{"kustomize.toolkit.fluxcd.io/", "owner-tool", "run-*"}
+	annotationKeys         = []string{policy.LastApplied, "argocd.argoproj.io/tracking-id", "argocd.argoproj.io", "note"}
+	labelKeys              = []string{"team", "kustomize.toolkit.fluxcd.io/name", "owner-tool", "owner-tool2", "run-id"}
+)
+
+// bookkeeping holds when key is among keys (exactly, or by a prefix).
+func bookkeeping(key string, keys []string) bool {
+	for _, k := range keys {
+		switch {
+		case strings.HasSuffix(k, "*") && strings.HasPrefix(key, strings.TrimSuffix(k, "*")),
+			strings.HasSuffix(k, "/") && strings.HasPrefix(key, k),
+			key == k:
+			return true
+		}
+	}
+	return false
+}
+
+// docPolicy generates the policy of Record from its source.
 func docPolicy(t testing.TB) (*admissionv1.ValidatingAdmissionPolicy, *model.TypeAccess) {
 	t.Helper()
 	m, err := model.Load(model.Config{Patterns: []string{"."}})
@@ -50,7 +78,7 @@ func docPolicy(t testing.TB) (*admissionv1.ValidatingAdmissionPolicy, *model.Typ
 		t.Fatal(err)
 	}
 	for _, tr := range m.Access.Sorted() {
-		if tr.Type.Name != "Doc" {
+		if tr.Type.Name != "Record" {
 			continue
 		}
 		k := policy.KindOf(tr)
@@ -62,7 +90,7 @@ func docPolicy(t testing.TB) (*admissionv1.ValidatingAdmissionPolicy, *model.Typ
 		}
 		return p, tr
 	}
-	t.Fatal("no Doc")
+	t.Fatal("no Record")
 	return nil, nil
 }
 
@@ -149,6 +177,64 @@ func (g gen) doc(tenant string) tt.Doc {
 	}
 	d.Lines = g.items()
 	return d
+}
+
+// meta draws labels and annotations (either may be absent).
+func (g gen) meta() metav1.ObjectMeta {
+	m := metav1.ObjectMeta{Name: "r", Namespace: "default"}
+	draw := func(keys []string) map[string]string {
+		if g.coin(3) {
+			return nil
+		}
+		out := map[string]string{}
+		for _, k := range keys {
+			if g.coin(3) {
+				out[k] = g.word()
+			}
+		}
+		return out
+	}
+	m.Labels, m.Annotations = draw(labelKeys), draw(annotationKeys)
+	return m
+}
+
+func (g gen) record(tenant string) tt.Record {
+	return tt.Record{Metadata: g.meta(), Doc: g.doc(tenant)}
+}
+
+// metaChange sets or removes one or two labels or annotations of m, the
+// last-applied annotation most often, as every kubectl apply does.
+func (g gen) metaChange(m *metav1.ObjectMeta) {
+	for range 1 + g.r.Intn(2) {
+		kv, keys := &m.Annotations, annotationKeys
+		if g.coin(2) {
+			kv, keys = &m.Labels, labelKeys
+		}
+		k := keys[g.r.Intn(len(keys))]
+		if g.coin(3) {
+			kv, k = &m.Annotations, policy.LastApplied
+		}
+		if *kv == nil {
+			*kv = map[string]string{}
+		}
+		if _, ok := (*kv)[k]; ok && g.coin(3) {
+			delete(*kv, k)
+		} else {
+			(*kv)[k] = "v" + g.word()
+		}
+	}
+}
+
+// mutateRecord changes a copy of r: a few fields of its Doc, and half of
+// the time its metadata.
+func (g gen) mutateRecord(r tt.Record) tt.Record {
+	var out tt.Record
+	mustRound(r, &out)
+	out.Doc = g.mutate(r.Doc)
+	if g.coin(2) {
+		g.metaChange(&out.Metadata)
+	}
+	return out
 }
 
 // mutate changes a few fields of a copy of d (through JSON, a deep copy),
@@ -261,7 +347,7 @@ func mustRound(in, out any) {
 // served is the object as the API server holds it: JSON, with the nulls
 // of fields pruned (a field that is not nullable loses its null) and the
 // schema default of every Item's note written where it is absent.
-func served(d tt.Doc) *unstructured.Unstructured {
+func served(d tt.Record) *unstructured.Unstructured {
 	var m map[string]any
 	mustRound(d, &m)
 	pruneNulls(m)
@@ -303,7 +389,7 @@ func defaultNotes(m, old map[string]any) {
 // written is cur as Go judges the caller's write against old: the server's
 // object, without the defaults it put into Items old lacks (all of them on
 // CREATE).
-func written(cur tt.Doc, old *tt.Doc) map[string]any {
+func written(cur tt.Record, old *tt.Record) map[string]any {
 	var m map[string]any
 	mustRound(cur, &m)
 	pruneNulls(m)
@@ -420,7 +506,7 @@ func (g gen) caller() caller {
 }
 
 type pair struct {
-	old, cur *tt.Doc // cur nil: a delete of old
+	old, cur *tt.Record // cur nil: a delete of old
 	who      caller
 	doc      rbac.PolicyDoc
 }
@@ -436,23 +522,27 @@ func (p pair) String() string {
 // field JSON skips does not reach it, nulls of fields are pruned), as a
 // guard in the server's path would decode them, except for the defaults
 // the server wrote into Items the old object lacked: those are not the
-// caller's write (written).
+// caller's write (written), and except for the metadata, of which the
+// policy judges what its writers own: labels and annotations, without the
+// bookkeeping keys (governedMeta).
 func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 	pol, err := rbac.NewPolicy(p.doc, tbl)
 	if err != nil {
 		return false, err
 	}
-	guard := rbac.NewGuard(rbac.NewStore(pol), tt.DocAccess)
-	var cur tt.Doc
+	guard := rbac.NewGuard(rbac.NewStore(pol), tt.RecordAccess)
+	var cur tt.Record
 	if p.cur == nil { // a delete writes no field: the tenant rules alone
 		mustRound(served(*p.old).Object, &cur)
 	} else {
 		mustRound(written(*p.cur, p.old), &cur)
 	}
-	var old *tt.Doc
+	cur.Metadata = governedMeta(cur.Metadata)
+	var old *tt.Record
 	if p.old != nil {
-		old = new(tt.Doc)
+		old = new(tt.Record)
 		mustRound(served(*p.old).Object, old)
+		old.Metadata = governedMeta(old.Metadata)
 	}
 	s := rbac.Subject{Roles: p.who.roles}
 	tenant := cur.Tenant
@@ -474,6 +564,52 @@ func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 	return guard.CheckWrite(s, old, &cur) == nil, nil
 }
 
+// governedMeta is the part of m a metadata write is judged on: the labels
+// and annotations that are not bookkeeping (kubectl's last-applied
+// annotation and the keys of the settings).
+func governedMeta(m metav1.ObjectMeta) metav1.ObjectMeta {
+	keep := func(kv map[string]string, keys []string) map[string]string {
+		out := map[string]string{}
+		for k, v := range kv {
+			if !bookkeeping(k, keys) {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	return metav1.ObjectMeta{
+		Labels:      keep(m.Labels, bookkeepingLabels),
+		Annotations: keep(m.Annotations, append([]string{policy.LastApplied}, bookkeepingAnnotations...)),
+	}
+}
+
+// bookkeptOnly is cur with old's governed labels and annotations: only its
+// bookkeeping keys differ from old.
+func bookkeptOnly(old, cur tt.Record) tt.Record {
+	var out tt.Record
+	mustRound(cur, &out)
+	merge := func(o, c map[string]string, keys []string) map[string]string {
+		out := map[string]string{}
+		for k, v := range o {
+			if !bookkeeping(k, keys) {
+				out[k] = v
+			}
+		}
+		for k, v := range c {
+			if bookkeeping(k, keys) {
+				out[k] = v
+			}
+		}
+		if len(out) == 0 && o == nil {
+			return nil
+		}
+		return out
+	}
+	out.Metadata.Labels = merge(old.Metadata.Labels, cur.Metadata.Labels, bookkeepingLabels)
+	out.Metadata.Annotations = merge(old.Metadata.Annotations, cur.Metadata.Annotations, append([]string{policy.LastApplied}, bookkeepingAnnotations...))
+	return out
+}
+
 func serverVerdict(v validating.Validator, p pair) evaluate.Verdict {
 	r := evaluate.Request{Resource: gvr, Kind: gvk, Namespace: "default", User: p.who.user, Params: params(p.doc)}
 	if p.cur != nil {
@@ -491,9 +627,10 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tbl := tt.DocAccess.Table()
+	tbl := tt.RecordAccess.Table()
 	g := gen{rand.New(rand.NewSource(23))}
 	n, allowed, diffs, deletes := 1500, 0, 0, 0
+	bookkept, governed := 0, 0 // updates that change bookkeeping keys, governed labels or annotations
 	if testing.Short() {
 		n = 500
 	}
@@ -503,14 +640,14 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 		if who.subject != nil && who.subject.Tenant != "" && !g.coin(6) {
 			tenant = who.subject.Tenant
 		}
-		old := g.doc(tenant)
-		cur := g.mutate(old)
+		old := g.record(tenant)
+		cur := g.mutateRecord(old)
 		pr := pair{old: &old, cur: &cur, who: who}
 		if g.coin(5) {
 			pr.old = nil
-			cur = g.doc(tenant)
+			cur = g.record(tenant)
 			if g.coin(2) { // a create that sets few fields
-				cur = tt.Doc{Tenant: tenant, Title: g.word()}
+				cur = tt.Record{Metadata: g.meta(), Doc: tt.Doc{Tenant: tenant, Title: g.word()}}
 			}
 			pr.cur = &cur
 		} else if g.coin(6) {
@@ -534,8 +671,31 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 				t.Errorf("pair %d: CheckWrite allows=%v, the policy allows=%v %v\n%s", i, want, got.Allowed, got.Messages, pr)
 			}
 		}
+		if pr.old == nil || pr.cur == nil {
+			continue
+		}
+		if !reflect.DeepEqual(governedMeta(old.Metadata), governedMeta(cur.Metadata)) {
+			governed++
+		}
+		// bookkeeping keys are never refused on their own: the update with
+		// only the bookkeeping part of cur's metadata gets the verdict of
+		// the same update without any metadata change
+		bk, same := bookkeptOnly(old, cur), cur
+		same.Metadata = old.Metadata
+		if reflect.DeepEqual(bk.Metadata, old.Metadata) {
+			continue
+		}
+		bookkept++
+		a, b := serverVerdict(v, pair{old: &old, cur: &bk, who: who, doc: pr.doc}), serverVerdict(v, pair{old: &old, cur: &same, who: who, doc: pr.doc})
+		if a.Allowed != b.Allowed {
+			diffs++
+			t.Errorf("pair %d: changing bookkeeping keys only, the policy allows=%v, without them allows=%v %v\n%s", i, a.Allowed, b.Allowed, a.Messages, pair{old: &old, cur: &bk, who: who, doc: pr.doc})
+		}
 	}
-	t.Logf("%d pairs (%d deletes), %d allowed by both, %d differences", n, deletes, allowed, diffs)
+	t.Logf("%d pairs (%d deletes, %d updates changing bookkeeping keys, %d governed metadata), %d allowed by both, %d differences", n, deletes, bookkept, governed, allowed, diffs)
+	if bookkept < n/20 || governed < n/20 {
+		t.Errorf("%d updates change bookkeeping keys, %d governed metadata: the generator does not exercise metadata", bookkept, governed)
+	}
 	if allowed < n/10 || allowed > n*9/10 {
 		t.Errorf("%d of %d pairs allowed: the generator does not exercise both verdicts", allowed, n)
 	}
@@ -549,20 +709,20 @@ func TestPolicyMutations(t *testing.T) {
 	base, tr := docPolicy(t)
 	checks := policy.Checks(tr, settings())
 	fields := len(base.Spec.Validations) - len(checks)
-	old := tt.Doc{Tenant: "t1", Items: []tt.Item{{SKU: "a"}}, Refs: []*tt.Item{{SKU: "a"}}, ByKey: map[string]tt.Item{"k": {}}, Reviewer: &tt.Person{}}
+	old := tt.Record{Doc: tt.Doc{Tenant: "t1", Items: []tt.Item{{SKU: "a"}}, Refs: []*tt.Item{{SKU: "a"}}, ByKey: map[string]tt.Item{"k": {}}, Reviewer: &tt.Person{}}}
 	cases := []struct {
 		path, drop string
-		change     func(*tt.Doc)
+		change     func(*tt.Record)
 	}{
-		{"items[].price", ".?price", func(d *tt.Doc) { d.Items[0].Price = 1 }},             // a list of structs
-		{"refs[].price", ".?price", func(d *tt.Doc) { d.Refs[0].Price = 1 }},               // a list of pointers
-		{"byKey{}.price", ".?price", func(d *tt.Doc) { d.ByKey["k"] = tt.Item{Price: 1} }}, // a map of structs
-		{"pair[].price", ".?price", func(d *tt.Doc) { d.Pair[1].Price = 1 }},               // an array
-		{"reviewer.email", ".?email", func(d *tt.Doc) { d.Reviewer.Email = "e" }},          // a pointer
-		{"owner.email", ".?email", func(d *tt.Doc) { d.Owner.Email = "e" }},                // a struct
-		{"version", ".?version", func(d *tt.Doc) { d.Version = 2 }},                        // an inlined embedded struct
-		{"ptrByKey", "", func(d *tt.Doc) { d.PtrByKey = map[string]*tt.Item{"k": {}} }},    // a map of pointers: the whole validation
-		{"secret", "", func(d *tt.Doc) { d.Secret = "s" }},
+		{"items[].price", ".?price", func(d *tt.Record) { d.Items[0].Price = 1 }},             // a list of structs
+		{"refs[].price", ".?price", func(d *tt.Record) { d.Refs[0].Price = 1 }},               // a list of pointers
+		{"byKey{}.price", ".?price", func(d *tt.Record) { d.ByKey["k"] = tt.Item{Price: 1} }}, // a map of structs
+		{"pair[].price", ".?price", func(d *tt.Record) { d.Pair[1].Price = 1 }},               // an array
+		{"reviewer.email", ".?email", func(d *tt.Record) { d.Reviewer.Email = "e" }},          // a pointer
+		{"owner.email", ".?email", func(d *tt.Record) { d.Owner.Email = "e" }},                // a struct
+		{"version", ".?version", func(d *tt.Record) { d.Version = 2 }},                        // an inlined embedded struct
+		{"ptrByKey", "", func(d *tt.Record) { d.PtrByKey = map[string]*tt.Item{"k": {}} }},    // a map of pointers: the whole validation
+		{"secret", "", func(d *tt.Record) { d.Secret = "s" }},
 	}
 	editor := caller{user: evaluate.UserInfo{Name: "ed", Groups: []string{"modelgen:role:editor", "modelgen:tenant:t1"}}, subject: &rbac.Subject{Tenant: "t1", Roles: []string{"editor"}}, roles: []string{"editor"}}
 	v, err := evaluate.NewEvaluator(base)
@@ -571,11 +731,11 @@ func TestPolicyMutations(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {
-			var cur tt.Doc
+			var cur tt.Record
 			mustRound(old, &cur)
 			c.change(&cur)
 			pr := pair{old: &old, cur: &cur, who: editor}
-			if ok, _ := goVerdict(pr, tt.DocAccess.Table()); ok {
+			if ok, _ := goVerdict(pr, tt.RecordAccess.Table()); ok {
 				t.Fatalf("CheckWrite lets an editor change %s", c.path)
 			}
 			if got := serverVerdict(v, pr); got.Allowed || !strings.Contains(strings.Join(got.Messages, "\n"), c.path+" may not be changed by ed with roles editor") {
@@ -621,14 +781,14 @@ func TestPolicyCostOfLargeObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 3000
-	old := tt.Doc{Tenant: "t1", ByKey: map[string]tt.Item{}}
+	old := tt.Record{Doc: tt.Doc{Tenant: "t1", ByKey: map[string]tt.Item{}}}
 	for i := range n {
 		it := tt.Item{SKU: fmt.Sprintf("sku-%d", i), Price: float64(i), Note: "n"}
 		old.Items = append(old.Items, it)
 		old.Refs = append(old.Refs, &it)
 		old.ByKey[it.SKU] = it
 	}
-	var cur tt.Doc
+	var cur tt.Record
 	mustRound(old, &cur)
 	cur.Items[n-1].Price = -1
 	data, _ := json.Marshal(cur)

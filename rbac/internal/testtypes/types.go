@@ -3,6 +3,8 @@
 // and exercised by the rbac package's tests.
 package testtypes
 
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 //go:generate go run ../../../cmd/modelgen generate --only rbac .
 
 // Kind is a named string.
@@ -63,4 +65,17 @@ type Item struct {
 	// that lacks it, before admission.
 	// +kubebuilder:default=n
 	Note string `json:"note,omitempty" access:"read=admin"`
+}
+
+// Record is Doc with ObjectMeta, as a kind holds it: its labels and
+// annotations are metadata writes (admins only), except the keys tools
+// write for their bookkeeping (kubectl's last-applied annotation and the
+// keys the policy settings list). ObjectMeta is a named field: embedded,
+// its labels would clash with Doc's in go vet's eyes.
+//
+// +modelgen:model
+// +modelgen:access:default="read=*,write=editor|admin"
+type Record struct {
+	Metadata metav1.ObjectMeta `json:"metadata,omitempty" access:"read=*,write=admin"`
+	Doc      `json:",inline"`
 }

@@ -4,6 +4,7 @@ package testtypes
 
 import (
 	rbac "github.com/modelgen/modelgen/rbac"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"maps"
 	"slices"
 )
@@ -68,6 +69,66 @@ var DocAccess = rbac.NewType(rbac.NewTable("github.com/modelgen/modelgen/rbac/in
 
 func rbacTenantDoc(v *Doc) string {
 	return v.Tenant
+}
+
+// RecordAccess filters Record by tenant and role: its field table (JSON paths,
+// the roles its tags name) and its generated prune, compare and restore
+// functions. Use it with rbac.NewGuard.
+var RecordAccess = rbac.NewType(rbac.NewTable("github.com/modelgen/modelgen/rbac/internal/testtypes.Record", 5, []rbac.Field{
+	{Path: "metadata", Parent: -1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin"}},
+	{Path: "(Doc)", Parent: -1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "(Base)", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "id", Parent: 2, Read: []string{"admin", "auditor", "editor", "viewer"}},
+	{Path: "version", Parent: 2, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin"}},
+	{Path: "tenant", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "title", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "secret", Parent: 1, Read: []string{"admin"}, Write: []string{"admin"}},
+	{Path: "count", Parent: 1, Read: []string{"admin", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "score", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "labels", Parent: 1, Read: []string{"admin", "editor"}, Write: []string{"admin", "editor"}},
+	{Path: "tags", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "owner", Parent: 1, Read: []string{"admin", "auditor", "editor"}, Write: []string{"admin", "editor"}},
+	{Path: "owner.name", Parent: 12, Read: []string{"admin", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "owner.email", Parent: 12, Read: []string{"admin", "auditor"}, Write: []string{"admin"}},
+	{Path: "reviewer", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "reviewer.name", Parent: 15, Read: []string{"admin", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "reviewer.email", Parent: 15, Read: []string{"admin", "auditor"}, Write: []string{"admin"}},
+	{Path: "items", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "items[].sku", Parent: 18, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "items[].price", Parent: 18, Read: []string{"admin", "auditor", "editor"}, Write: []string{"admin"}},
+	{Path: "items[].note", Parent: 18, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
+	{Path: "refs", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "refs[].sku", Parent: 22, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "refs[].price", Parent: 22, Read: []string{"admin", "auditor", "editor"}, Write: []string{"admin"}},
+	{Path: "refs[].note", Parent: 22, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
+	{Path: "byKey", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "byKey{}.sku", Parent: 26, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "byKey{}.price", Parent: 26, Read: []string{"admin", "auditor", "editor"}, Write: []string{"admin"}},
+	{Path: "byKey{}.note", Parent: 26, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
+	{Path: "ptrByKey", Parent: 1, Read: []string{"admin", "auditor"}, Write: []string{"admin"}},
+	{Path: "ptrByKey{}.sku", Parent: 30, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "ptrByKey{}.price", Parent: 30, Read: []string{"admin", "auditor", "editor"}, Write: []string{"admin"}},
+	{Path: "ptrByKey{}.note", Parent: 30, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
+	{Path: "pair", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "pair[].sku", Parent: 34, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "pair[].price", Parent: 34, Read: []string{"admin", "auditor", "editor"}, Write: []string{"admin"}},
+	{Path: "pair[].note", Parent: 34, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
+	{Path: "(Internal)", Parent: 1, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
+	{Path: "kind", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "notes", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "lines", Parent: 1, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "lines[].sku", Parent: 41, Read: []string{"admin", "auditor", "editor", "viewer"}, Write: []string{"admin", "editor"}},
+	{Path: "lines[].price", Parent: 41, Read: []string{"admin", "auditor", "editor"}, Write: []string{"admin"}},
+	{Path: "lines[].note", Parent: 41, Read: []string{"admin"}, Write: []string{"admin", "editor"}},
+}), rbac.Funcs[Record]{
+	Diff:    rbacDiffRecord,
+	Prune:   rbacPruneRecord,
+	Restore: rbacRestoreRecord,
+	Tenant:  rbacTenantRecord,
+})
+
+func rbacTenantRecord(v *Record) string {
+	return v.Doc.Tenant
 }
 
 func rbacPruneBase(m rbacMask, b int, v *Base) {
@@ -378,6 +439,35 @@ func rbacRestorePerson(m rbacMask, b int, old, cur *Person) {
 	}
 }
 
+func rbacPruneRecord(m rbacMask, b int, v *Record) {
+	if !m.Has(b) {
+		v.Metadata = metav1.ObjectMeta{}
+	}
+	if !m.Has(b + 1) {
+		v.Doc = Doc{}
+	} else {
+		rbacPruneDoc(m, b+2, &v.Doc)
+	}
+}
+
+func rbacDiffRecord(m rbacMask, b int, old, cur *Record, d *rbac.Diff) {
+	if !m.Has(b) && !rbacEqual_metav1_ObjectMeta(old.Metadata, cur.Metadata) {
+		d.Deny(b)
+	}
+	rbacDiffDoc(m, b+2, &old.Doc, &cur.Doc, d)
+}
+
+func rbacRestoreRecord(m rbacMask, b int, old, cur *Record) {
+	if !m.Has(b) {
+		cur.Metadata = old.Metadata
+	}
+	if !m.Has(b + 1) {
+		cur.Doc = old.Doc
+	} else {
+		rbacRestoreDoc(m, b+2, &old.Doc, &cur.Doc)
+	}
+}
+
 // The conversion below stops compiling when Base changes: run modelgen generate.
 func _() {
 	_ = Base(struct {
@@ -426,4 +516,132 @@ func _() {
 		Name  string
 		Email string
 	}{})
+}
+
+// The conversion below stops compiling when Record changes: run modelgen generate.
+func _() {
+	_ = Record(struct {
+		Metadata metav1.ObjectMeta
+		Doc
+	}{})
+}
+
+func rbacEqual_metav1_OwnerReference(a, b metav1.OwnerReference) bool {
+	if a.APIVersion != b.APIVersion {
+		return false
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	if a.Name != b.Name {
+		return false
+	}
+	if a.UID != b.UID {
+		return false
+	}
+	if !((a.Controller == nil) == (b.Controller == nil) && (a.Controller == nil || (*a.Controller) == (*b.Controller))) {
+		return false
+	}
+	if !((a.BlockOwnerDeletion == nil) == (b.BlockOwnerDeletion == nil) && (a.BlockOwnerDeletion == nil || (*a.BlockOwnerDeletion) == (*b.BlockOwnerDeletion))) {
+		return false
+	}
+	return true
+}
+
+func rbacEqualSlice_metav1_OwnerReference(a, b []metav1.OwnerReference) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !rbacEqual_metav1_OwnerReference(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func rbacEqual_metav1_ManagedFieldsEntry(a, b metav1.ManagedFieldsEntry) bool {
+	if a.Manager != b.Manager {
+		return false
+	}
+	if a.Operation != b.Operation {
+		return false
+	}
+	if a.APIVersion != b.APIVersion {
+		return false
+	}
+	if !((a.Time == nil) == (b.Time == nil) && (a.Time == nil || a.Time.Equal(b.Time))) {
+		return false
+	}
+	if a.FieldsType != b.FieldsType {
+		return false
+	}
+	if !((a.FieldsV1 == nil) == (b.FieldsV1 == nil) && (a.FieldsV1 == nil || (*a.FieldsV1).Equal((*b.FieldsV1)))) {
+		return false
+	}
+	if a.Subresource != b.Subresource {
+		return false
+	}
+	return true
+}
+
+func rbacEqualSlice_metav1_ManagedFieldsEntry(a, b []metav1.ManagedFieldsEntry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !rbacEqual_metav1_ManagedFieldsEntry(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func rbacEqual_metav1_ObjectMeta(a, b metav1.ObjectMeta) bool {
+	if a.Name != b.Name {
+		return false
+	}
+	if a.GenerateName != b.GenerateName {
+		return false
+	}
+	if a.Namespace != b.Namespace {
+		return false
+	}
+	if a.SelfLink != b.SelfLink {
+		return false
+	}
+	if a.UID != b.UID {
+		return false
+	}
+	if a.ResourceVersion != b.ResourceVersion {
+		return false
+	}
+	if a.Generation != b.Generation {
+		return false
+	}
+	if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
+		return false
+	}
+	if !((a.DeletionTimestamp == nil) == (b.DeletionTimestamp == nil) && (a.DeletionTimestamp == nil || a.DeletionTimestamp.Equal(b.DeletionTimestamp))) {
+		return false
+	}
+	if !((a.DeletionGracePeriodSeconds == nil) == (b.DeletionGracePeriodSeconds == nil) && (a.DeletionGracePeriodSeconds == nil || (*a.DeletionGracePeriodSeconds) == (*b.DeletionGracePeriodSeconds))) {
+		return false
+	}
+	if !maps.Equal(a.Labels, b.Labels) {
+		return false
+	}
+	if !maps.Equal(a.Annotations, b.Annotations) {
+		return false
+	}
+	if !rbacEqualSlice_metav1_OwnerReference(a.OwnerReferences, b.OwnerReferences) {
+		return false
+	}
+	if !slices.Equal(a.Finalizers, b.Finalizers) {
+		return false
+	}
+	if !rbacEqualSlice_metav1_ManagedFieldsEntry(a.ManagedFields, b.ManagedFields) {
+		return false
+	}
+	return true
 }
