@@ -33,3 +33,12 @@ func (t *Type[T]) Table() *Table {
 	}
 	return t.table
 }
+
+// TenantOf returns the tenant key of v ("" when v or a pointer on the way
+// is nil).
+func (t *Type[T]) TenantOf(v *T) string {
+	if t == nil || v == nil || t.fn.Tenant == nil {
+		return ""
+	}
+	return t.fn.Tenant(v)
+}

@@ -526,6 +526,18 @@ func (p pair) String() string {
 // policy judges what its writers own: labels and annotations, without the
 // bookkeeping keys (governedMeta).
 func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
+	return goVerdictAs(p, tbl, nil)
+}
+
+// groups reads the subject from the user's groups as the generated
+// webhook's SubjectFor is told to (rbac.Groups), with the settings' service
+// account.
+var groups = rbac.Groups{RolePrefix: "modelgen:role:", TenantPrefix: "modelgen:tenant:", ServiceAccounts: map[string][]string{operator: {"editor"}}}
+
+// goVerdictAs is goVerdict with the subject g reads from the user's groups
+// for the object's tenant (the old object's when there is one), when g is
+// not nil.
+func goVerdictAs(p pair, tbl *rbac.Table, g *rbac.Groups) (bool, error) {
 	pol, err := rbac.NewPolicy(p.doc, tbl)
 	if err != nil {
 		return false, err
@@ -560,6 +572,13 @@ func goVerdict(p pair, tbl *rbac.Table) (bool, error) {
 		s.Tenant = old.Tenant
 	} else {
 		s.Tenant = cur.Tenant
+	}
+	if g != nil {
+		obj := &cur
+		if old != nil {
+			obj = old
+		}
+		s = g.SubjectFor(p.who.user.Name, p.who.user.Groups, tt.RecordAccess.TenantOf(obj))
 	}
 	return guard.CheckWrite(s, old, &cur) == nil, nil
 }
@@ -662,6 +681,12 @@ func TestPolicyAgreesWithCheckWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := serverVerdict(v, pr)
+		// the subject the webhook reads from the groups for the object's
+		// tenant gets the policy's verdict too
+		if viaGroups, err := goVerdictAs(pr, tbl, &groups); err != nil || viaGroups != got.Allowed {
+			diffs++
+			t.Errorf("pair %d: CheckWrite as rbac.Groups.SubjectFor reads the caller allows=%v (%v), the policy allows=%v %v\n%s", i, viaGroups, err, got.Allowed, got.Messages, pr)
+		}
 		if want {
 			allowed++
 		}
