@@ -83,7 +83,7 @@ func kindCode(f *jen.File, k *served.Kind, governed bool) {
 		f.Comment("It also checks that the phase follows its state machine, as the CRD's transition rules do.")
 	}
 	if governed {
-		f.Comment("With Access and Subject set, it refuses changes to fields the requesting subject may not write.")
+		f.Comment("With Access and Subject (or SubjectFor) set, it refuses changes to fields the requesting subject may not write.")
 	}
 	fields := []jen.Code{
 		jen.Comment("Validate is the application's validator, with its own validations registered;"),
@@ -94,8 +94,14 @@ func kindCode(f *jen.File, k *served.Kind, governed bool) {
 		fields = append(fields,
 			jen.Comment("Access, when set, applies the access write rules of "+t.Name+"Access."),
 			jen.Id("Access").Op("*").Qual(rbacPath, "Guard").Types(jen.Id(t.Name)),
-			jen.Comment("Subject says which tenant and roles a Kubernetes user has (required with Access)."),
+			jen.Comment("Subject says which tenant and roles a Kubernetes user has (Access needs it or SubjectFor)."),
 			jen.Id("Subject").Func().Params(jen.Qual("context", "Context"), jen.Qual(authnPath, "UserInfo")).Params(jen.Qual(rbacPath, "Subject"), jen.Error()),
+			jen.Comment("SubjectFor, when set, is asked instead of Subject, with the tenant of the object (the old"),
+			jen.Comment("object's on update, so that moving an object to another tenant stays refused): a caller with"),
+			jen.Comment("roles scoped to that tenant acts for it, as the generated ValidatingAdmissionPolicy judges"),
+			jen.Comment("it. rbac.Groups.SubjectFor reads the policy's groups, with the prefixes and service"),
+			jen.Comment("accounts of modelgen.yaml's policy settings."),
+			jen.Id("SubjectFor").Func().Params(jen.Qual("context", "Context"), jen.Qual(authnPath, "UserInfo"), jen.String()).Params(jen.Qual(rbacPath, "Subject"), jen.Error()),
 		)
 	}
 	f.Comment("")
@@ -164,10 +170,18 @@ func accessCode(f *jen.File, t *model.Type, name string) {
 	f.Comment("checkAccess applies the access write rules to the requesting subject (old is nil on create).")
 	f.Func().Params(jen.Id("w").Op("*").Id(name)).Id("checkAccess").Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("old"), jen.Id("cur")).Op("*").Id(t.Name)).Qual(fieldPath, "ErrorList").Block(
 		jen.If(jen.Id("w").Dot("Access").Op("==").Nil()).Block(jen.Return(jen.Nil())),
-		jen.If(jen.Id("w").Dot("Subject").Op("==").Nil()).Block(internal(jen.Qual("errors", "New").Call(jen.Lit(name+": Access is set without Subject")))),
+		jen.If(jen.Id("w").Dot("Subject").Op("==").Nil().Op("&&").Id("w").Dot("SubjectFor").Op("==").Nil()).Block(internal(jen.Qual("errors", "New").Call(jen.Lit(name+": Access is set without Subject or SubjectFor")))),
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Qual(admissionPath, "RequestFromContext").Call(jen.Id("ctx")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(internal(jen.Err())),
-		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("w").Dot("Subject").Call(jen.Id("ctx"), jen.Id("req").Dot("UserInfo")),
+		jen.Var().Id("s").Qual(rbacPath, "Subject"),
+		jen.If(jen.Id("w").Dot("SubjectFor").Op("!=").Nil()).Block(
+			jen.Comment("the tenant the object is in before the write"),
+			jen.Id("obj").Op(":=").Id("cur"),
+			jen.If(jen.Id("old").Op("!=").Nil()).Block(jen.Id("obj").Op("=").Id("old")),
+			jen.List(jen.Id("s"), jen.Err()).Op("=").Id("w").Dot("SubjectFor").Call(jen.Id("ctx"), jen.Id("req").Dot("UserInfo"), jen.Id("w").Dot("Access").Dot("Type").Call().Dot("TenantOf").Call(jen.Id("obj"))),
+		).Else().Block(
+			jen.List(jen.Id("s"), jen.Err()).Op("=").Id("w").Dot("Subject").Call(jen.Id("ctx"), jen.Id("req").Dot("UserInfo")),
+		),
 		jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("w").Dot("Access").Dot("CheckWrite").Call(jen.Id("s"), jen.Id("old"), jen.Id("cur"))),
 		jen.Return(jen.Id("webhookDenied").Call(jen.Err())),
 	)

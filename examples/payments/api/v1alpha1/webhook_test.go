@@ -162,3 +162,62 @@ func TestWebhookAccess(t *testing.T) {
 		t.Error("a request without admission context passed the access check")
 	}
 }
+
+// TestWebhookTenantScopedRoles: with SubjectFor (rbac.Groups, the policy's
+// groups) the webhook picks the roles a caller has in the tenant of the
+// object, as the generated ValidatingAdmissionPolicy does: a support
+// engineer who is a tenant-admin of acme and an auditor of globex writes
+// acme's orders, not globex's, and cannot move an order from acme to
+// globex; today's groups keep working.
+func TestWebhookTenantScopedRoles(t *testing.T) {
+	p, err := rbac.ParsePolicy([]byte(`{}`), v1alpha1.PaymentOrderAccess.Table())
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := rbac.DefaultGroups()
+	w := &v1alpha1.PaymentOrderWebhook{
+		Access: rbac.NewGuard(rbac.NewStore(p), v1alpha1.PaymentOrderAccess),
+		SubjectFor: func(_ context.Context, u authenticationv1.UserInfo, tenant string) (rbac.Subject, error) {
+			return groups.SubjectFor(u.Username, u.Groups, tenant), nil
+		},
+	}
+	as := func(groups ...string) context.Context {
+		req := admission.Request{AdmissionRequest: admissionv1.AdmissionRequest{UserInfo: authenticationv1.UserInfo{Username: "u", Groups: groups}}}
+		return admission.NewContextWithRequest(context.Background(), req)
+	}
+	support := as("system:authenticated", "modelgen:tenant:acme:role:tenant-admin", "modelgen:tenant:globex:role:auditor")
+	order := func(tenant string, amount float64) *v1alpha1.PaymentOrder {
+		po := webhookOrder()
+		po.Spec.TenantID, po.Spec.Amount = tenant, amount
+		return po
+	}
+	for _, c := range []struct {
+		what     string
+		ctx      context.Context
+		old, cur *v1alpha1.PaymentOrder
+		allowed  bool
+	}{
+		{"support creates an acme order", support, nil, order("acme", 1), true},
+		{"support changes an acme order's amount", support, order("acme", 1), order("acme", 2), true},
+		{"support creates a globex order (an auditor there)", support, nil, order("globex", 1), false},
+		{"support changes a globex order's amount", support, order("globex", 1), order("globex", 2), false},
+		{"support moves an order from acme to globex", support, order("acme", 1), order("globex", 1), false},
+		{"support moves an order from globex to acme", support, order("globex", 1), order("acme", 1), false},
+		{"a tenant-admin of acme by today's groups", as("modelgen:tenant:acme", "modelgen:role:tenant-admin"), order("acme", 1), order("acme", 2), true},
+		{"the same, on a globex order", as("modelgen:tenant:acme", "modelgen:role:tenant-admin"), order("globex", 1), order("globex", 2), false},
+	} {
+		var err error
+		if c.old == nil {
+			_, err = w.ValidateCreate(c.ctx, c.cur)
+		} else {
+			_, err = w.ValidateUpdate(c.ctx, c.old, c.cur)
+		}
+		if (err == nil) != c.allowed {
+			t.Errorf("%s: allowed %v, want %v (%v)", c.what, err == nil, c.allowed, err)
+		}
+	}
+	w.SubjectFor = nil
+	if _, err := w.ValidateCreate(support, order("acme", 1)); err == nil {
+		t.Error("Access without Subject or SubjectFor passed the access check")
+	}
+}

@@ -23,7 +23,7 @@ const SLAContractWebhookPath = "/validate-sla-example-com-v1alpha1-slacontract"
 
 // SLAContractWebhook is the validating admission webhook of SLAContract. On create and update it runs its validate tags with the application's validator, including those no CRD schema can carry (iso4217, uppercase), and reports each failure at its JSON path.
 // It also checks that the phase follows its state machine, as the CRD's transition rules do.
-// With Access and Subject set, it refuses changes to fields the requesting subject may not write.
+// With Access and Subject (or SubjectFor) set, it refuses changes to fields the requesting subject may not write.
 //
 // +kubebuilder:object:generate=false
 type SLAContractWebhook struct {
@@ -32,8 +32,14 @@ type SLAContractWebhook struct {
 	Validate *validator.Validate
 	// Access, when set, applies the access write rules of SLAContractAccess.
 	Access *rbac.Guard[SLAContract]
-	// Subject says which tenant and roles a Kubernetes user has (required with Access).
+	// Subject says which tenant and roles a Kubernetes user has (Access needs it or SubjectFor).
 	Subject func(context.Context, authenticationv1.UserInfo) (rbac.Subject, error)
+	// SubjectFor, when set, is asked instead of Subject, with the tenant of the object (the old
+	// object's on update, so that moving an object to another tenant stays refused): a caller with
+	// roles scoped to that tenant acts for it, as the generated ValidatingAdmissionPolicy judges
+	// it. rbac.Groups.SubjectFor reads the policy's groups, with the prefixes and service
+	// accounts of modelgen.yaml's policy settings.
+	SubjectFor func(context.Context, authenticationv1.UserInfo, string) (rbac.Subject, error)
 }
 
 var _ admission.Validator[*SLAContract] = (*SLAContractWebhook)(nil)
@@ -69,14 +75,24 @@ func (w *SLAContractWebhook) checkAccess(ctx context.Context, old, cur *SLAContr
 	if w.Access == nil {
 		return nil
 	}
-	if w.Subject == nil {
-		return field.ErrorList{field.InternalError(nil, errors.New("SLAContractWebhook: Access is set without Subject"))}
+	if w.Subject == nil && w.SubjectFor == nil {
+		return field.ErrorList{field.InternalError(nil, errors.New("SLAContractWebhook: Access is set without Subject or SubjectFor"))}
 	}
 	req, err := admission.RequestFromContext(ctx)
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
-	s, err := w.Subject(ctx, req.UserInfo)
+	var s rbac.Subject
+	if w.SubjectFor != nil {
+		// the tenant the object is in before the write
+		obj := cur
+		if old != nil {
+			obj = old
+		}
+		s, err = w.SubjectFor(ctx, req.UserInfo, w.Access.Type().TenantOf(obj))
+	} else {
+		s, err = w.Subject(ctx, req.UserInfo)
+	}
 	if err == nil {
 		err = w.Access.CheckWrite(s, old, cur)
 	}
