@@ -450,3 +450,61 @@ func TestCRDHeldFieldKubeVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestCRDConversionCoverage: the edges of the conversion rules the table
+// cases do not show. A webhook CRD without the modelgen annotation (a
+// hand-written webhook) says nothing of what it converts: None → Webhook
+// stays crd-conversion-strategy-changed and no version is uncovered;
+// Webhook → None between identical versions is a strategy change, not
+// crd-conversion-dropped; a version the base already left uncovered is
+// not reported again; a version added while the conversion stays None is
+// crd-version-added.
+func TestCRDConversionCoverage(t *testing.T) {
+	root := func(field string) *apiext.CustomResourceValidation {
+		spec := apiext.JSONSchemaProps{Type: "object", Properties: map[string]apiext.JSONSchemaProps{field: {Type: "string"}}}
+		return &apiext.CustomResourceValidation{OpenAPIV3Schema: &apiext.JSONSchemaProps{Type: "object", Properties: map[string]apiext.JSONSchemaProps{"spec": spec}}}
+	}
+	// crd: versions as name=field (the storage version first), conversion
+	// Webhook when covers is not "-" (annotated unless covers is "")
+	crd := func(covers string, versions ...string) *apiext.CustomResourceDefinition {
+		c := &apiext.CustomResourceDefinition{}
+		c.Name = "widgets.example.com"
+		if covers != "-" {
+			c.Spec.Conversion = &apiext.CustomResourceConversion{Strategy: apiext.WebhookConverter}
+			if covers != "" {
+				c.Annotations = map[string]string{ConversionVersionsAnnotation: covers}
+			}
+		}
+		for i, v := range versions {
+			name, field, _ := strings.Cut(v, "=")
+			c.Spec.Versions = append(c.Spec.Versions, apiext.CustomResourceDefinitionVersion{Name: name, Served: true, Storage: i == 0, Schema: root(field)})
+		}
+		return c
+	}
+	for _, c := range []struct {
+		name      string
+		base, rev *apiext.CustomResourceDefinition
+		want      []string
+	}{
+		{"hand-written webhook added", crd("-", "v1=a"), crd("", "v1=a", "v2=b"),
+			[]string{"crd-conversion-strategy-changed", "crd-version-added-converted v2"}},
+		{"annotated webhook added, a version uncovered", crd("-", "v1=a"), crd("v1", "v1=a", "v2=b"),
+			[]string{"crd-conversion-strategy-changed", "crd-version-added-converted v2", "crd-conversion-version-uncovered v2"}},
+		{"webhook dropped between identical versions", crd("v1,v2", "v1=a", "v2=a"), crd("-", "v1=a", "v2=a"),
+			[]string{"crd-conversion-strategy-changed"}},
+		{"uncovered in the base already", crd("v1", "v1=a", "v2=b"), crd("v1", "v1=a", "v2=b"), nil},
+		{"uncovered once the annotation narrows", crd("v1,v2", "v1=a", "v2=b"), crd("v1", "v1=a", "v2=b"),
+			[]string{"crd-conversion-version-uncovered v2"}},
+		{"version added with None", crd("-", "v1=a"), crd("-", "v1=a", "v2=a"), []string{"crd-version-added v2"}},
+	} {
+		d := &crdDiffer{maxPairs: 1000, ratchets: true}
+		d.compareCRD(c.base, c.rev)
+		var got []string
+		for _, ch := range d.changes {
+			got = append(got, strings.TrimSpace(ch.ID+" "+ch.Version))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
