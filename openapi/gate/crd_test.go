@@ -508,3 +508,81 @@ func TestCRDConversionCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestCRDPatches: --crd-patches applies kubebuilder's webhook_in_<plural>.yaml
+// (spec.conversion and the versions annotation) to the revision's CRD, and
+// by default the same path at the base's git ref to the base (none there:
+// the base is judged as given). Without the flag the CRD of
+// config/crd/bases converts with None and its new version prunes.
+func TestCRDPatches(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	gitIn := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(to string, data []byte) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(repo, to)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, to), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	side := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join("testdata", "crd", "conversion-webhook-dropped", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	// the base: v1 alone; the revision: v1 and v2 (v2 lacks spec.b), with
+	// the webhook only in the patch
+	base := side("revision.yaml")
+	base = base[:bytes.Index(base, []byte("  - name: v2"))]
+	gitIn("init", "-q")
+	write("config/crd/bases/widgets.yaml", base)
+	gitIn("add", "-A")
+	gitIn("commit", "-qm", "base")
+	gitIn("tag", "v1.0.0")
+	write("config/crd/bases/widgets.yaml", side("revision.yaml"))
+	write("config/crd/patches/webhook_in_widgets.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  annotations:
+    conversion.modelgen.io/versions: v1,v2
+  name: widgets.conversion-webhook-dropped.gate.modelgen.io
+spec:
+  conversion:
+    strategy: Webhook
+    webhook:
+      clientConfig:
+        service: {name: webhook-service, namespace: system, path: /convert}
+      conversionReviewVersions: [v1]
+`))
+	args := []string{"-C", repo, "--crd-base", "git:v1.0.0:config/crd/bases", "--crd-revision", "config/crd/bases"}
+	code, out, errOut := runCRD(t, args...)
+	if code != ExitViolation || !strings.Contains(out, "crd-conversion-none-prunes") {
+		t.Errorf("without patches: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCRD(t, append(args, "--crd-patches", "config/crd/patches")...)
+	if code != ExitPass || !strings.Contains(out, "crd-conversion-webhook-added") || !strings.Contains(out, "crd-version-added-converted") {
+		t.Errorf("with patches: exit %d\n%s%s", code, out, errOut)
+	}
+	// the base's ref has the patch too: no strategy change any more
+	gitIn("add", "-A")
+	gitIn("commit", "-qm", "v2")
+	gitIn("tag", "v1.1.0")
+	args[3] = "git:v1.1.0:config/crd/bases"
+	code, out, errOut = runCRD(t, append(args, "--crd-patches", "config/crd/patches")...)
+	if code != ExitPass || strings.Contains(out, "crd-conversion") {
+		t.Errorf("patched on both sides: exit %d\n%s%s", code, out, errOut)
+	}
+}
