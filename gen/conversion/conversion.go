@@ -34,6 +34,11 @@ type Generator struct{}
 
 func (Generator) Name() string { return "conversion" }
 
+// VersionsAnnotation is the annotation the CRD patch sets on the CRD: the
+// versions its generated conversion converts, comma-separated ("v1,v1alpha1").
+// The CRD gate reads it (openapi/gate: crd-conversion-version-uncovered).
+const VersionsAnnotation = "conversion.modelgen.io/versions"
+
 // FileName is the generated Go file in each version package.
 const FileName = "zz_generated.conversion.go"
 
@@ -166,6 +171,7 @@ func group(c *gen.Context, pkgs []*model.Package) ([]gen.File, model.Diagnostics
 	}
 	spokes := map[*model.Package][]*model.Type{}
 	hubKinds := map[*model.Package][]*model.Type{}
+	covered := map[string][]string{} // kind: the versions its conversion converts
 	for _, kind := range order {
 		h := hubs[kind]
 		for _, pk := range marked {
@@ -173,6 +179,7 @@ func group(c *gen.Context, pkgs []*model.Package) ([]gen.File, model.Diagnostics
 				if t.Resource.Kind != kind {
 					continue
 				}
+				covered[kind] = append(covered[kind], pk.Version)
 				if h == nil {
 					diags.Errorf(t.Pos, "conversion: no version of %s is marked +kubebuilder:storageversion: mark the one stored, which is the hub the others convert through", kind)
 					continue
@@ -207,7 +214,7 @@ func group(c *gen.Context, pkgs []*model.Package) ([]gen.File, model.Diagnostics
 			files = append(files, hubFile(pk, ks))
 			if pk.ModDir != "" {
 				for _, t := range ks {
-					files = append(files, patchFile(c, t))
+					files = append(files, patchFile(c, t, covered[t.Resource.Kind]))
 				}
 			}
 		}
@@ -259,16 +266,22 @@ func patchesDir(c *gen.Context, pk *model.Package) string {
 // patchFile is kubebuilder's webhook_in_<plural>.yaml: the patch that gives
 // the CRD of a hub kind spec.conversion, strategy Webhook, served by the
 // webhook service at /convert, with cert-manager's CA injection when
-// webhookCertificate is set.
-func patchFile(c *gen.Context, t *model.Type) gen.File {
+// webhookCertificate is set. Its annotation VersionsAnnotation lists the
+// versions the generated conversion converts (every version package of the
+// group that has the kind), so that the CRD gate can tell a served version
+// the conversion does not cover (docs/gate-crd.md).
+func patchFile(c *gen.Context, t *model.Type, versions []string) gen.File {
 	pk := t.Pkg
 	cfg, _ := served.Settings(c, pk)
 	ns, svc, _ := strings.Cut(cfg.WebhookService, "/")
 	var b strings.Builder
-	fmt.Fprintf(&b, "# The patch that enables the conversion webhook of the CRD (docs/conversion.md).\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n")
+	versions = slices.Clone(versions)
+	slices.Sort(versions)
+	fmt.Fprintf(&b, "# The patch that enables the conversion webhook of the CRD (docs/conversion.md).\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  annotations:\n")
 	if cfg.WebhookCertificate != "" {
-		fmt.Fprintf(&b, "  annotations:\n    cert-manager.io/inject-ca-from: %s\n", cfg.WebhookCertificate)
+		fmt.Fprintf(&b, "    cert-manager.io/inject-ca-from: %s\n", cfg.WebhookCertificate)
 	}
+	fmt.Fprintf(&b, "    %s: %s\n", VersionsAnnotation, strings.Join(versions, ","))
 	fmt.Fprintf(&b, "  name: %s.%s\nspec:\n  conversion:\n    strategy: Webhook\n    webhook:\n      clientConfig:\n        service:\n          name: %s\n          namespace: %s\n          path: /convert\n      conversionReviewVersions:\n      - v1\n", t.Resource.Plural, pk.Group, svc, ns)
 	return gen.File{Path: filepath.Join(patchesDir(c, pk), "webhook_in_"+t.Resource.Plural+".yaml"), Data: []byte(b.String()), Owner: pk.Path}
 }

@@ -23,6 +23,7 @@ const usageText = `usage: modelgen gate --base <file | git:<ref>:<path>> [--revi
        modelgen gate --crd-base <file | dir | git:<ref>:<path>> --crd-revision <file | dir>
                      [--kube-version X.Y] [--format text|json|githubactions]
                      [--crd-objects <file | dir | ->]... [--show-values]
+                     [--crd-patches <file | dir | git:<ref>:<path>>] [--crd-base-patches ...]
 
 Compares the last release's OpenAPI contract (--base) with this one (--revision).
 oasdiff classifies every change (ERR and WARN are breaking, INFO additive); removing
@@ -52,6 +53,12 @@ error when refused), and whether the object could be created again as it is
 (a warning when refused). Messages name paths and rules, never stored
 values, unless --show-values.
 
+With --crd-patches (kubebuilder's config/crd/patches) the spec.conversion and
+annotations of each patch are applied to the revision's CRD of its name, and
+--crd-base-patches (default: the same path at the --crd-base git ref) to the
+base's: a group with generated conversion is judged with its webhook
+(docs/gate-crd.md, "A group with generated conversion").
+
 git:<ref>:<path> reads the document with git show; the path is relative to the
 repository root.
 
@@ -72,6 +79,8 @@ Examples:
                 --revision api/openapi.yaml --format githubactions
   modelgen gate --base released.yaml --revision openapi.yaml --suggest
   modelgen gate --crd-base git:v1.4.0:config/crd/bases --crd-revision config/crd/bases
+  modelgen gate --crd-base git:v1.4.0:config/crd/bases --crd-revision config/crd/bases \
+                --crd-patches config/crd/patches
   kubectl get payments -A -o yaml | modelgen gate --crd-base git:v1.4.0:config/crd/bases \
                 --crd-revision config/crd/bases --crd-objects -
 
@@ -107,6 +116,8 @@ func CommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&crd.Base, "crd-base", "", "the last release's CRDs: a file, a directory or git:<ref>:<path> (judges the CRDs instead of the OpenAPI contract)")
 	fs.StringVar(&crd.Revision, "crd-revision", "", "this release's CRDs: a file, a directory or git:<ref>:<path>")
 	fs.StringVar(&crd.BaseGoMod, "crd-base-go-mod", "", "the last release's go.mod, for --go-mod with --crd-base (default: --go-mod at the --crd-base git ref)")
+	fs.StringVar(&crd.Patches, "crd-patches", "", "this release's kustomize patches of the CRDs (config/crd/patches): their spec.conversion and annotations are applied to the revision's CRDs")
+	fs.StringVar(&crd.BasePatches, "crd-base-patches", "", "the last release's CRD patches (default: --crd-patches at the --crd-base git ref, if it has them)")
 	fs.Func("crd-objects", "stored objects to judge under the revision (repeatable): a `file`, a directory or - (stdin), as kubectl get -o yaml|json writes them", func(v string) error {
 		crd.Objects = append(crd.Objects, v)
 		return nil

@@ -37,6 +37,14 @@ type CRDOptions struct {
 	// git:<ref>:..., GoMod at that ref). When the module's major version
 	// moved (/vN), removing a version or a CRD is allowed (a warning).
 	GoMod, BaseGoMod string
+	// Patches, when set, are this release's kustomize patches of the CRDs
+	// (config/crd/patches: a file, a directory or git:<ref>:<path>): their
+	// spec.conversion and annotations are applied to the revision's CRDs
+	// of their names, so that the gate judges the CRD the server gets.
+	// BasePatches are the base's (default, when Base is git:<ref>:...,
+	// Patches at that ref if it has them; a base not from git is judged as
+	// given).
+	Patches, BasePatches string
 	// Dir is the directory relative paths and git commands are taken from.
 	Dir string
 	// Limits bound what is read from each side and the comparison's work.
@@ -106,6 +114,16 @@ func RunCRD(ctx context.Context, opts CRDOptions) (*CRDReport, error) {
 	}
 	if revErr != nil {
 		return nil, inputErrorf("crd revision: %w", revErr)
+	}
+	if opts.Patches != "" {
+		if err := applyPatches(ctx, opts.Patches, opts.Dir, opts.Limits, rev); err != nil {
+			return nil, inputErrorf("crd patches: %w", err)
+		}
+	}
+	if given := basePatches(ctx, opts); given != "" {
+		if err := applyPatches(ctx, given, opts.Dir, opts.Limits, base); err != nil {
+			return nil, inputErrorf("crd base patches: %w", err)
+		}
 	}
 	if err := checkBaseDefinitions(ctx, base); err != nil {
 		return nil, inputErrorf("crd base: %w", err)

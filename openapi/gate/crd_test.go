@@ -450,3 +450,139 @@ func TestCRDHeldFieldKubeVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestCRDConversionCoverage: the edges of the conversion rules the table
+// cases do not show. A webhook CRD without the modelgen annotation (a
+// hand-written webhook) says nothing of what it converts: None → Webhook
+// stays crd-conversion-strategy-changed and no version is uncovered;
+// Webhook → None between identical versions is a strategy change, not
+// crd-conversion-dropped; a version the base already left uncovered is
+// not reported again; a version added while the conversion stays None is
+// crd-version-added.
+func TestCRDConversionCoverage(t *testing.T) {
+	root := func(field string) *apiext.CustomResourceValidation {
+		spec := apiext.JSONSchemaProps{Type: "object", Properties: map[string]apiext.JSONSchemaProps{field: {Type: "string"}}}
+		return &apiext.CustomResourceValidation{OpenAPIV3Schema: &apiext.JSONSchemaProps{Type: "object", Properties: map[string]apiext.JSONSchemaProps{"spec": spec}}}
+	}
+	// crd: versions as name=field (the storage version first), conversion
+	// Webhook when covers is not "-" (annotated unless covers is "")
+	crd := func(covers string, versions ...string) *apiext.CustomResourceDefinition {
+		c := &apiext.CustomResourceDefinition{}
+		c.Name = "widgets.example.com"
+		if covers != "-" {
+			c.Spec.Conversion = &apiext.CustomResourceConversion{Strategy: apiext.WebhookConverter}
+			if covers != "" {
+				c.Annotations = map[string]string{ConversionVersionsAnnotation: covers}
+			}
+		}
+		for i, v := range versions {
+			name, field, _ := strings.Cut(v, "=")
+			c.Spec.Versions = append(c.Spec.Versions, apiext.CustomResourceDefinitionVersion{Name: name, Served: true, Storage: i == 0, Schema: root(field)})
+		}
+		return c
+	}
+	for _, c := range []struct {
+		name      string
+		base, rev *apiext.CustomResourceDefinition
+		want      []string
+	}{
+		{"hand-written webhook added", crd("-", "v1=a"), crd("", "v1=a", "v2=b"),
+			[]string{"crd-conversion-strategy-changed", "crd-version-added-converted v2"}},
+		{"annotated webhook added, a version uncovered", crd("-", "v1=a"), crd("v1", "v1=a", "v2=b"),
+			[]string{"crd-conversion-strategy-changed", "crd-version-added-converted v2", "crd-conversion-version-uncovered v2"}},
+		{"webhook dropped between identical versions", crd("v1,v2", "v1=a", "v2=a"), crd("-", "v1=a", "v2=a"),
+			[]string{"crd-conversion-strategy-changed"}},
+		{"uncovered in the base already", crd("v1", "v1=a", "v2=b"), crd("v1", "v1=a", "v2=b"), nil},
+		{"uncovered once the annotation narrows", crd("v1,v2", "v1=a", "v2=b"), crd("v1", "v1=a", "v2=b"),
+			[]string{"crd-conversion-version-uncovered v2"}},
+		{"version added with None", crd("-", "v1=a"), crd("-", "v1=a", "v2=a"), []string{"crd-version-added v2"}},
+	} {
+		d := &crdDiffer{maxPairs: 1000, ratchets: true}
+		d.compareCRD(c.base, c.rev)
+		var got []string
+		for _, ch := range d.changes {
+			got = append(got, strings.TrimSpace(ch.ID+" "+ch.Version))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCRDPatches: --crd-patches applies kubebuilder's webhook_in_<plural>.yaml
+// (spec.conversion and the versions annotation) to the revision's CRD, and
+// by default the same path at the base's git ref to the base (none there:
+// the base is judged as given). Without the flag the CRD of
+// config/crd/bases converts with None and its new version prunes.
+func TestCRDPatches(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	gitIn := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(to string, data []byte) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(repo, to)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, to), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	side := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join("testdata", "crd", "conversion-webhook-dropped", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	// the base: v1 alone; the revision: v1 and v2 (v2 lacks spec.b), with
+	// the webhook only in the patch
+	base := side("revision.yaml")
+	base = base[:bytes.Index(base, []byte("  - name: v2"))]
+	gitIn("init", "-q")
+	write("config/crd/bases/widgets.yaml", base)
+	gitIn("add", "-A")
+	gitIn("commit", "-qm", "base")
+	gitIn("tag", "v1.0.0")
+	write("config/crd/bases/widgets.yaml", side("revision.yaml"))
+	write("config/crd/patches/webhook_in_widgets.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  annotations:
+    conversion.modelgen.io/versions: v1,v2
+  name: widgets.conversion-webhook-dropped.gate.modelgen.io
+spec:
+  conversion:
+    strategy: Webhook
+    webhook:
+      clientConfig:
+        service: {name: webhook-service, namespace: system, path: /convert}
+      conversionReviewVersions: [v1]
+`))
+	args := []string{"-C", repo, "--crd-base", "git:v1.0.0:config/crd/bases", "--crd-revision", "config/crd/bases"}
+	code, out, errOut := runCRD(t, args...)
+	if code != ExitViolation || !strings.Contains(out, "crd-conversion-none-prunes") {
+		t.Errorf("without patches: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCRD(t, append(args, "--crd-patches", "config/crd/patches")...)
+	if code != ExitPass || !strings.Contains(out, "crd-conversion-webhook-added") || !strings.Contains(out, "crd-version-added-converted") {
+		t.Errorf("with patches: exit %d\n%s%s", code, out, errOut)
+	}
+	// the base's ref has the patch too: no strategy change any more
+	gitIn("add", "-A")
+	gitIn("commit", "-qm", "v2")
+	gitIn("tag", "v1.1.0")
+	args[3] = "git:v1.1.0:config/crd/bases"
+	code, out, errOut = runCRD(t, append(args, "--crd-patches", "config/crd/patches")...)
+	if code != ExitPass || strings.Contains(out, "crd-conversion") {
+		t.Errorf("patched on both sides: exit %d\n%s%s", code, out, errOut)
+	}
+}

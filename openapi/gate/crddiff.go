@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -104,11 +105,111 @@ func (d *crdDiffer) compareCRD(b, r *apiext.CustomResourceDefinition) {
 	}
 	d.compareSets(bs.Names.ShortNames, rs.Names.ShortNames, CRDRuleShortNameRemoved, CRDRuleShortNameAdded)
 	d.compareSets(bs.Names.Categories, rs.Names.Categories, CRDRuleCategoryRemoved, CRDRuleCategoryAdded)
-	if old, cur := conversionStrategy(bs), conversionStrategy(rs); old != cur {
-		d.emit(CRDRuleConversionChanged, "", "", code(old), code(cur))
-	}
+	d.compareStrategy(b, r)
 	d.compareVersions(b, r)
 	d.compareConversion(b, r)
+	d.compareCoverage(b, r)
+}
+
+const webhook = string(apiext.WebhookConverter)
+
+// compareStrategy judges a change of spec.conversion.strategy. None →
+// Webhook is additive when the generated conversion says it covers every
+// version (crd-conversion-webhook-added); Webhook → None between versions
+// that differ is crd-conversion-dropped; any other change is
+// crd-conversion-strategy-changed.
+func (d *crdDiffer) compareStrategy(b, r *apiext.CustomResourceDefinition) {
+	old, cur := conversionStrategy(b.Spec), conversionStrategy(r.Spec)
+	if old == cur {
+		return
+	}
+	covered, known := conversionCovers(r)
+	switch {
+	case old == webhook && cur == string(apiext.NoneConverter) && len(differing(r)) > 0:
+		d.emit(CRDRuleConversionDropped, "", "", codes(differing(r)))
+	case cur == webhook && known && len(uncovered(r, covered)) == 0:
+		d.emit(CRDRuleConversionAdded, "", "", codes(slices.Sorted(maps.Keys(covered))))
+	default:
+		d.emit(CRDRuleConversionChanged, "", "", code(old), code(cur))
+	}
+}
+
+// conversionCovers is the set of versions the CRD's generated conversion
+// converts (ConversionVersionsAnnotation); known is false when the CRD does
+// not say (no annotation).
+func conversionCovers(crd *apiext.CustomResourceDefinition) (covered map[string]bool, known bool) {
+	v, ok := crd.Annotations[ConversionVersionsAnnotation]
+	if !ok {
+		return nil, false
+	}
+	covered = map[string]bool{}
+	for _, name := range strings.Split(v, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			covered[name] = true
+		}
+	}
+	return covered, true
+}
+
+// uncovered lists the versions the CRD serves or stores that covered lacks.
+func uncovered(crd *apiext.CustomResourceDefinition, covered map[string]bool) []string {
+	var out []string
+	for _, v := range crd.Spec.Versions {
+		if (v.Served || v.Storage) && !covered[v.Name] {
+			out = append(out, v.Name)
+		}
+	}
+	return out
+}
+
+// differing lists the versions the CRD serves or stores when their schemas
+// are not all the same (nil when they are).
+func differing(crd *apiext.CustomResourceDefinition) []string {
+	var names []string
+	var first *apiext.CustomResourceValidation
+	same := true
+	for _, v := range crd.Spec.Versions {
+		if !v.Served && !v.Storage {
+			continue
+		}
+		names = append(names, v.Name)
+		if first == nil {
+			first = v.Schema
+		} else if !reflect.DeepEqual(first, v.Schema) {
+			same = false
+		}
+	}
+	if same {
+		return nil
+	}
+	return names
+}
+
+// compareCoverage reports each version the revision serves or stores that
+// its generated conversion does not convert, unless the base, converted by
+// the webhook too, already left it out.
+func (d *crdDiffer) compareCoverage(b, r *apiext.CustomResourceDefinition) {
+	if conversionStrategy(r.Spec) != webhook {
+		return
+	}
+	covered, known := conversionCovers(r)
+	if !known {
+		return
+	}
+	before := map[string]bool{}
+	if bCovered, bKnown := conversionCovers(b); bKnown && conversionStrategy(b.Spec) == webhook {
+		for _, v := range uncovered(b, bCovered) {
+			before[v] = true
+		}
+	}
+	list := codes(slices.Sorted(maps.Keys(covered)))
+	for _, v := range uncovered(r, covered) {
+		if !before[v] {
+			d.version = v
+			d.emit(CRDRuleConversionUncovered, "", "", code(v), list)
+		}
+	}
+	d.version = ""
 }
 
 func conversionStrategy(s apiext.CustomResourceDefinitionSpec) string {
@@ -135,6 +236,11 @@ func storageVersion(crd *apiext.CustomResourceDefinition) string {
 		}
 	}
 	return ""
+}
+
+func served(crd *apiext.CustomResourceDefinition, name string) bool {
+	v := findVersion(crd, name)
+	return v != nil && v.Served
 }
 
 func findVersion(crd *apiext.CustomResourceDefinition, name string) *apiext.CustomResourceDefinitionVersion {
@@ -181,8 +287,20 @@ func (d *crdDiffer) compareVersions(b, r *apiext.CustomResourceDefinition) {
 	}
 	d.version = ""
 	for _, rv := range r.Spec.Versions {
-		if findVersion(b, rv.Name) == nil {
-			d.version = rv.Name
+		if findVersion(b, rv.Name) != nil {
+			continue
+		}
+		d.version = rv.Name
+		// the versions of the base still served beside the new one
+		var beside []string
+		for _, bv := range b.Spec.Versions {
+			if bv.Served && served(r, bv.Name) {
+				beside = append(beside, bv.Name)
+			}
+		}
+		if rv.Served && len(beside) > 0 && conversionStrategy(r.Spec) == webhook {
+			d.emit(CRDRuleVersionAddedConverted, "", "", code(rv.Name), codes(beside))
+		} else {
 			d.emit(CRDRuleVersionAdded, "", "", code(rv.Name))
 		}
 	}

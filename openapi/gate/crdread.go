@@ -227,7 +227,18 @@ func decodeCRD(doc *yaml.Node, lim Limits, budget *aliasBudget) (*apiext.CustomR
 	if err := jd.Decode(crd); err != nil {
 		return nil, fmt.Errorf("not a CustomResourceDefinition: %w", err)
 	}
+	defaultConversion(crd)
 	return crd, checkCRD(crd)
+}
+
+// defaultConversion applies the API server's default to the webhook's
+// service (port 443, SetDefaults_ServiceReference), which kubebuilder's
+// and modelgen's conversion patches leave out: its validation refuses a
+// service without a port, and runs after the defaults.
+func defaultConversion(crd *apiext.CustomResourceDefinition) {
+	if c := crd.Spec.Conversion; c != nil && c.Webhook != nil && c.Webhook.ClientConfig != nil && c.Webhook.ClientConfig.Service != nil {
+		apiext.SetDefaults_ServiceReference(c.Webhook.ClientConfig.Service)
+	}
 }
 
 // checkCRD refuses what the API server would never have accepted in a way

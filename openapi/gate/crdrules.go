@@ -31,6 +31,7 @@ const (
 
 	CRDRuleVersionRemoved        = "crd-version-removed"
 	CRDRuleVersionAdded          = "crd-version-added"
+	CRDRuleVersionAddedConverted = "crd-version-added-converted"
 	CRDRuleVersionUnserved       = "crd-version-unserved"
 	CRDRuleVersionServed         = "crd-version-served"
 	CRDRuleStorageVersionRemoved = "crd-storage-version-removed"
@@ -49,6 +50,9 @@ const (
 	CRDRuleScaleChanged          = "crd-scale-subresource-changed"
 	CRDRuleConversionChanged     = "crd-conversion-strategy-changed"
 	CRDRuleConversionPrunes      = "crd-conversion-none-prunes"
+	CRDRuleConversionAdded       = "crd-conversion-webhook-added"
+	CRDRuleConversionDropped     = "crd-conversion-dropped"
+	CRDRuleConversionUncovered   = "crd-conversion-version-uncovered"
 	CRDRuleSelectableRemoved     = "crd-selectable-field-removed"
 	CRDRuleSelectableAdded       = "crd-selectable-field-added"
 	CRDRuleColumnRemoved         = "crd-printer-column-removed"
@@ -106,6 +110,14 @@ const (
 	CRDRuleSchemaChanged           = "crd-schema-changed"
 )
 
+// ConversionVersionsAnnotation is the annotation modelgen's conversion
+// backend (gen/conversion, VersionsAnnotation there) writes on a CRD whose
+// versions convert through its generated webhook: the versions the
+// conversion converts, comma-separated ("v1,v1alpha1"). The gate reads what
+// the conversion covers from it; a webhook CRD without it (a hand-written
+// webhook) is taken to cover every version.
+const ConversionVersionsAnnotation = "conversion.modelgen.io/versions"
+
 // Bound rule ids are "crd-<keyword>-tightened" and "crd-<keyword>-loosened"
 // (crd-max-length-tightened ...), one pair per keyword in boundKeywords.
 var boundKeywords = []struct{ keyword, id string }{
@@ -132,6 +144,7 @@ var crdRules = append([]CRDRule{
 
 	{CRDRuleVersionRemoved, LevelError, false, "clients of the version get 404; the server refuses the CRD update while the version is in status.storedVersions", "version %s was removed"},
 	{CRDRuleVersionAdded, LevelInfo, false, "a new version is served beside the others", "version %s was added"},
+	{CRDRuleVersionAddedConverted, LevelInfo, false, "a new version is served beside the old ones, whatever its schema: the conversion webhook converts each object between the storage version and the version a client asks for, so clients of the old versions keep their API (a version is only compared with the version of the same name)", "version %s was added, served beside %s through the conversion webhook"},
 	{CRDRuleVersionUnserved, LevelError, false, "clients of the version get 404", "version %s is no longer served"},
 	{CRDRuleVersionServed, LevelInfo, false, "a version is served again", "version %s is served"},
 	{CRDRuleStorageVersionRemoved, LevelError, false, "objects stored in the old storage version can no longer be read; the server refuses the CRD update while it is in status.storedVersions", "storage version %s was removed"},
@@ -150,6 +163,9 @@ var crdRules = append([]CRDRule{
 	{CRDRuleScaleChanged, LevelError, false, "autoscalers read and write other fields through /scale", "scale subresource %s changed from %s to %s"},
 	{CRDRuleConversionChanged, LevelError, false, "objects stored in one version are read through another with other conversion: data may be lost or reads may fail", "conversion strategy changed from %s to %s"},
 	{CRDRuleConversionPrunes, LevelError, false, "with conversion None an object is only relabelled between versions: a field of the storage version that a served version lacks is pruned when the object is read through it, and a field of a served version that the storage version lacks is pruned on every write through it", "field %s of %s is not in %s: pruned when the object is %s (conversion None)"},
+	{CRDRuleConversionAdded, LevelInfo, false, "the CRD's annotation " + ConversionVersionsAnnotation + " (written by modelgen's conversion backend) says the generated conversion converts every version the CRD serves or stores: objects read through another version than the one they were stored in are converted, not relabelled", "conversion strategy changed from `None` to `Webhook`, which converts %s"},
+	{CRDRuleConversionDropped, LevelError, false, "with conversion None the server only relabels an object between versions whose schemas differ: what one version has and the other lacks is pruned, and values are read as they were stored, whatever the other version's schema says", "conversion `Webhook` was dropped (now `None`) while versions %s differ"},
+	{CRDRuleConversionUncovered, LevelError, false, "the CRD's annotation " + ConversionVersionsAnnotation + " lists the versions its generated conversion converts: the webhook fails every read and write through another version, and clients get the server's error", "version %s is served or stored, but the conversion converts only %s (annotation " + ConversionVersionsAnnotation + "): give the version a package with +modelgen:conversion=webhook and generate again, or do not serve it"},
 	{CRDRuleSelectableRemoved, LevelError, false, "clients that select objects by the field (fieldSelector=) get HTTP 400", "selectable field %s was removed"},
 	{CRDRuleSelectableAdded, LevelInfo, false, "clients can select objects by a new field", "selectable field %s was added"},
 	{CRDRuleColumnRemoved, LevelInfo, false, "kubectl get shows one column fewer (scripts reading its table may break); nothing stored or sent changes", "printer column %s was removed"},
