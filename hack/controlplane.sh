@@ -24,31 +24,36 @@ dir="${XDG_CACHE_HOME:-$HOME/.cache}/modelgen/controlplane/k8s-${K8S_VERSION}-et
 tmp=""
 trap 'rm -f "${tmp}"' EXIT
 
-# build NAME PACKAGE LDFLAGS: build NAME in its tools module into $dir, unless already there.
+# build NAME PACKAGE LDFLAGS [MODULE]: build NAME in its tools module (hack/controlplane/NAME,
+# or MODULE) into $dir, unless already there.
 # It links to a temporary name in $dir and renames it, so an interrupted build never
 # leaves a partial binary under the final name.
 build() {
-	local name=$1 pkg=$2 ldflags=$3
+	local name=$1 pkg=$2 ldflags=$3 mod=${4:-$1}
 	[[ -x "$dir/$name" ]] && return
 	echo "controlplane.sh: building $name from $pkg (this takes minutes)..." >&2
 	tmp="$dir/.$name.tmp.$$"
 	# -mod=readonly and GOWORK=off: use exactly the committed go.mod/go.sum, whatever
 	# GOFLAGS or a go.work say. CGO_ENABLED=0: static binaries, no C toolchain needed.
-	(cd "$here/controlplane/$name" &&
+	(cd "$here/controlplane/$mod" &&
 		GOWORK=off CGO_ENABLED=0 go build -mod=readonly -trimpath -ldflags "$ldflags" -o "$tmp" "$pkg") >&2
 	mv -f "$tmp" "$dir/$name"
 	tmp=""
 }
 
-if [[ ! -x "$dir/kube-apiserver" || ! -x "$dir/etcd" ]]; then
+if [[ ! -x "$dir/kube-apiserver" || ! -x "$dir/etcd" || ! -x "$dir/kubectl" ]]; then
 	mkdir -p "$dir"
 	build etcd go.etcd.io/etcd/server/v3 "-s -w"
 	major=${K8S_VERSION#v}; major=${major%%.*}
 	minor=${K8S_VERSION#v*.}; minor=${minor%%.*}
-	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "-s -w \
+	kversion="-s -w \
 -X k8s.io/component-base/version.gitVersion=${K8S_VERSION} \
 -X k8s.io/component-base/version.gitMajor=${major} \
 -X k8s.io/component-base/version.gitMinor=${minor}"
+	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "$kversion"
+	# kubectl of the same version, so that the envtest tier runs the real
+	# client's apply against the real server (the tenant policies)
+	build kubectl k8s.io/kubernetes/cmd/kubectl "$kversion" kube-apiserver
 	echo "controlplane.sh: done" >&2
 fi
 

@@ -81,7 +81,9 @@ if [ "${MODELGEN_SKIP_ENVTEST:-}" = "1" ]; then
 fi
 echo "== envtest tier (real kube-apiserver + etcd)" >&2
 KUBEBUILDER_ASSETS="$(hack/controlplane.sh)"
-export KUBEBUILDER_ASSETS
+# kubectl, of the control plane's version, is built beside it: the tests
+# that run the real client find it on PATH, and must not skip here
+export KUBEBUILDER_ASSETS PATH="$KUBEBUILDER_ASSETS:$PATH" MODELGEN_REQUIRE_KUBECTL=1
 # The SLA operator's tests also need a real Prometheus (hack/prometheus.sh
 # installs Debian's package); without one they skip, and this says so.
 if prom_dir="$(hack/prometheus.sh)"; then
