@@ -340,7 +340,7 @@ func (h *Harness) walk(s *subject, t *model.Type, path []step, ns string, seen m
 		}
 		// (not a resource's status: the API server drops it on create, and
 		// the schemas leave it optional, docs/exact-shapes.md)
-		if f.Validate == nil && (f.OmitEmpty || f.OmitZero) && f.Type.Kind == model.KindStruct && f.Type.Named != nil && !(t.Root && f.JSONName == "status") {
+		if f.Validate == nil && (f.OmitEmpty || f.OmitZero) && f.Type.Kind == model.KindStruct && f.Type.Named != nil && !model.ResourceStatus(t, f) {
 			s.structs = append(s.structs, &target{path: fp, ns: fns, field: f, owner: t})
 		}
 		inner, via := innerStruct(f.Type)

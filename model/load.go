@@ -112,7 +112,7 @@ func Load(cfg Config) (*Model, error) {
 	}
 	// reported with the rest (all of a run's mistakes at once)
 	for _, p := range roots {
-		b.m.Diags.Add(unknownMarkers(p, reg))
+		b.m.Diags.Add(b.unknownMarkers(p, reg))
 	}
 	for _, p := range roots {
 		b.selectRoots(p)

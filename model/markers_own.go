@@ -2,6 +2,7 @@ package model
 
 import (
 	"go/token"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -18,7 +19,7 @@ const ownPrefix = "+modelgen:"
 
 // unknownMarkers reports every +modelgen: marker in the package's files that
 // names no marker of the registry, with the closest known name.
-func unknownMarkers(p *loader.Package, reg *markers.Registry) Diagnostics {
+func (b *builder) unknownMarkers(p *loader.Package, reg *markers.Registry) Diagnostics {
 	var known []string
 	for _, d := range reg.AllDefinitions() {
 		if strings.HasPrefix("+"+d.Name, ownPrefix) {
@@ -29,7 +30,7 @@ func unknownMarkers(p *loader.Package, reg *markers.Registry) Diagnostics {
 	var ds Diagnostics
 	for _, f := range p.Syntax {
 		name := p.Fset.Position(f.Pos()).Filename
-		if strings.HasPrefix(filepathBase(name), "zz_generated.") {
+		if strings.HasPrefix(filepath.Base(name), "zz_generated.") {
 			continue
 		}
 		for _, cg := range f.Comments {
@@ -47,7 +48,7 @@ func unknownMarkers(p *loader.Package, reg *markers.Registry) Diagnostics {
 					continue
 				}
 				col := token.Pos(int(c.Pos()) + 2 + len(text) - len(trimmed))
-				ds.Errorf(posOf(p, col), "unknown marker +%s: modelgen's markers are %s%s", marker, "+"+strings.Join(known, ", +"), closestMarker(marker, known))
+				ds.Errorf(b.position(p, col), "unknown marker +%s: modelgen's markers are %s%s", marker, "+"+strings.Join(known, ", +"), closestMarker(marker, known))
 			}
 		}
 	}
@@ -85,16 +86,4 @@ func closestMarker(name string, known []string) string {
 		return ""
 	}
 	return " (did you mean +" + best + "?)"
-}
-
-func posOf(p *loader.Package, pos token.Pos) Pos {
-	ps := p.Fset.Position(pos)
-	return Pos{File: ps.Filename, Line: ps.Line, Col: ps.Column}
-}
-
-func filepathBase(name string) string {
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		return name[i+1:]
-	}
-	return name
 }

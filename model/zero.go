@@ -212,6 +212,12 @@ func UntaggedStructZeroFails(f *Field) bool {
 	return f.Validate == nil && !f.Skip && f.Type != nil && f.Type.Kind == KindStruct && f.Type.Named != nil && structZeroFails(f.Type.Named, 0)
 }
 
+// ResourceStatus reports the status of a resource kind: the API server
+// drops it from every create (a status subresource) and controllers write
+// it later, so no schema requires it, whatever validator says of its zero
+// value (docs/exact-shapes.md).
+func ResourceStatus(t *Type, f *Field) bool { return t.Root && f.JSONName == "status" }
+
 // OptionalStruct reports a struct value (not a pointer) behind omitempty or
 // omitzero whose zero value its own rules refuse: validator skips the zero
 // struct and everything in it, and validates any other value fully. No

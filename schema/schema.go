@@ -135,7 +135,7 @@ func (s *Set) overlay(t *model.Type, sc *apiext.JSONSchemaProps) {
 	}
 	defer s.goTypes(t, sc)
 	for _, f := range t.Fields {
-		if f.JSONName != "" && !explicitPresence(f) && model.UntaggedStructZeroFails(f) && !statusOfResource(t, f) {
+		if f.JSONName != "" && !explicitPresence(f) && model.UntaggedStructZeroFails(f) && !model.ResourceStatus(t, f) {
 			// validator refuses the zero struct a missing field decodes to
 			if _, ok := sc.Properties[f.JSONName]; ok {
 				sc.Required = append(sc.Required, f.JSONName)
@@ -281,13 +281,6 @@ func markNullableIf(t *model.Type, sc *apiext.JSONSchemaProps, nilPasses func(*m
 			sc.Properties[f.JSONName] = prop
 		}
 	}
-}
-
-// statusOfResource reports the status of a resource kind: the API server
-// drops it from every create (a status subresource) and controllers write
-// it later, so a rule that would require it is not the schema's to carry.
-func statusOfResource(t *model.Type, f *model.Field) bool {
-	return t.Root && f.JSONName == "status"
 }
 
 // explicitPresence reports kubebuilder markers that already decide whether
