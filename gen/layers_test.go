@@ -66,9 +66,34 @@ var layerRules = []layerRule{
 	{
 		name:       "schema imports no backend",
 		from:       under("schema"),
+		imports:    func(_, imp string) bool { return under("gen")(imp) || under("openapi")(imp) },
+		transitive: true,
+		why:        "schema (the structural schemas and the keywords' lowering) sits below the backends and the OpenAPI document that call it",
+	},
+	{
+		name:       "openapi imports no backend",
+		from:       under("openapi"),
 		imports:    func(_, imp string) bool { return under("gen")(imp) },
 		transitive: true,
-		why:        "schema (the structural schemas and the keywords' lowering) sits below the backends that call it",
+		why:        "openapi builds the document from the IR and schema; the backends (gen/openapidoc, gen/crd) call it, not the other way round",
+	},
+	{
+		name: "nothing below the CLI imports the gate",
+		from: func(pkg string) bool {
+			return under("model")(pkg) || under("schema")(pkg) || under("openapi")(pkg) || under("gen")(pkg) || under("internal")(pkg)
+		},
+		imports:    func(_, imp string) bool { return under("gate")(imp) },
+		transitive: true,
+		why:        "the gate judges what the generators wrote; a generator that needs one of its names takes it from a package below both (model, openapi/ext)",
+	},
+	{
+		name: "internal libraries import no backend",
+		from: under("internal"),
+		imports: func(_, imp string) bool {
+			return backend(imp) || imp == backendList || under("cmd")(imp) || under("gate")(imp)
+		},
+		transitive: true,
+		why:        "internal/... are the libraries every layer shares (file reads, YAML, the API-server judge, the type check, the writer); a backend's or the CLI's code in them reaches up a layer",
 	},
 	{
 		name:    "a backend imports no other backend",
@@ -200,17 +225,22 @@ func reach(g graph, p string, imports []string, transitive bool) [][]string {
 func TestLayerRulesCatch(t *testing.T) {
 	m := func(p string) string { return mod + "/" + p }
 	g := graph{
-		m("model"):            {m("model/vtag"), m("internal/helper")},
-		m("internal/helper"):  {m("openapi/ext")}, // model reaches openapi through a helper
-		m("model/vtag"):       {"strings"},
-		m("openapi/ext"):      {"strings"},
-		m("gen/webhook"):      {m("model/accesstag"), m("model")},
-		m("schema"):           {m("internal/mermaid")},
-		m("internal/mermaid"): {m("gen/ctrun")},
-		m("gen/ctrun"):        {m("model")},
-		m("gen/crd"):          {m("gen/deepcopy"), m("gen/ctrun"), "go/types"},
-		m("gen/deepcopy"):     {"go/types", m("model")},
-		m("agree"):            {m("model")},
+		m("model"):           {m("model/vtag"), m("internal/helper")},
+		m("internal/helper"): {m("openapi/ext")}, // model reaches openapi through a helper
+		m("model/vtag"):      {"strings"},
+		m("openapi/ext"):     {"strings"},
+		m("gen/webhook"):     {m("model/accesstag"), m("model")},
+		m("schema"):          {m("model/mermaid")},
+		m("model/mermaid"):   {m("gen/ctrun")},
+		m("gen/ctrun"):       {m("model")},
+		m("gen/crd"):         {m("gen/deepcopy"), m("gen/ctrun"), "go/types"},
+		m("gen/deepcopy"):    {"go/types", m("model")},
+		m("agree"):           {m("model")},
+		m("openapi"):         {m("schema"), m("gen/ctrun")},
+		m("internal/writer"): {m("gen"), m("internal/fsread"), m("gen/conversion")},
+		m("internal/fsread"): {m("gen/webhook")},
+		m("gate"):            {m("openapi"), m("internal/fsread")},
+		m("gen/conversion"):  {m("gate")},
 	}
 	tests := graph{m("agree"): {m("model/statetag")}}
 	want := []string{
@@ -220,6 +250,14 @@ func TestLayerRulesCatch(t *testing.T) {
 		"schema imports no backend: " + m("schema") + " -> " + m("gen/ctrun"),
 		"a backend imports no other backend: " + m("gen/crd") + " -> " + m("gen/deepcopy"),
 		"backends read types from the IR: " + m("gen/crd") + " -> go/types",
+		"openapi imports no backend: " + m("openapi") + " -> " + m("gen/ctrun"),
+		"internal libraries import no backend: " + m("internal/fsread") + " -> " + m("gen/webhook"),
+		"internal libraries import no backend: " + m("internal/writer") + " -> " + m("gen/webhook"),
+		"schema imports no backend: " + m("schema") + " -> " + m("openapi/ext"),
+		"nothing below the CLI imports the gate: " + m("gen/conversion") + " -> " + m("gate"),
+		"nothing below the CLI imports the gate: " + m("internal/writer") + " -> " + m("gate"),
+		"internal libraries import no backend: " + m("internal/writer") + " -> " + m("gate"),
+		"internal libraries import no backend: " + m("internal/writer") + " -> " + m("gen/conversion"),
 	}
 	var got []string
 	for _, v := range violations(g, tests) {
@@ -234,7 +272,7 @@ func TestLayerRulesCatch(t *testing.T) {
 
 // TestModelTestsImportNoBackend checks that the model's tests test the
 // model alone: the pipeline's wiring is tested where it lives (gen/all,
-// internal/cli), not from a lower layer.
+// cmd/internal/cli), not from a lower layer.
 func TestModelTestsImportNoBackend(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}:{{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "../model/...").Output()
 	if err != nil {
@@ -244,7 +282,7 @@ func TestModelTestsImportNoBackend(t *testing.T) {
 	for _, line := range lines {
 		pkg, imports, _ := strings.Cut(line, ":")
 		for _, imp := range strings.Fields(imports) {
-			if strings.HasPrefix(imp, mod+"/gen") || strings.HasPrefix(imp, mod+"/internal/cli") {
+			if strings.HasPrefix(imp, mod+"/gen") || strings.HasPrefix(imp, mod+"/cmd/") {
 				t.Errorf("the tests of %s import %s", pkg, imp)
 			}
 		}

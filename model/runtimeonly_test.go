@@ -10,7 +10,7 @@ import (
 // the model (the field, the uses, the reason), with one warning at its
 // position, so consumers never read a diagnostic's text.
 func TestRuntimeOnlyIsTyped(t *testing.T) {
-	m, err := model.Load(model.Config{Dir: "../internal/cli/testdata/warnings", Patterns: []string{"./..."}})
+	m, err := model.Load(model.Config{Dir: "../cmd/internal/cli/testdata/warnings", Patterns: []string{"./..."}})
 	if err != nil {
 		t.Fatal(err)
 	}

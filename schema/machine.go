@@ -6,7 +6,7 @@ import (
 
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
-	"github.com/modelgen/modelgen/internal/mermaid"
+	"github.com/modelgen/modelgen/model/mermaid"
 	"github.com/modelgen/modelgen/model"
 )
 

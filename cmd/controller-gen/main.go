@@ -11,7 +11,7 @@ package main
 import (
 	"os"
 
-	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 )
 
 func main() {

@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 )
 
 func main() { os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

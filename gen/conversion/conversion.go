@@ -36,7 +36,7 @@ func (Generator) Name() string { return "conversion" }
 
 // VersionsAnnotation is the annotation the CRD patch sets on the CRD: the
 // versions its generated conversion converts, comma-separated ("v1,v1alpha1").
-// The CRD gate reads it (openapi/gate: crd-conversion-version-uncovered).
+// The CRD gate reads it (gate: crd-conversion-version-uncovered).
 const VersionsAnnotation = "conversion.modelgen.io/versions"
 
 // FileName is the generated Go file in each version package.

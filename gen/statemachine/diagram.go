@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/modelgen/modelgen/internal/mermaid"
 	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/model/mermaid"
 )
 
 // markdown is the diagram page written into the package's docs directory.

@@ -1,7 +1,7 @@
 //go:build envtest
 
 // Package crdgate proves the CRD gate's verdicts on a real kube-apiserver:
-// for every case folder of openapi/gate/testdata/crd it installs the base
+// for every case folder of gate/testdata/crd it installs the base
 // CRD, stores objects, applies the revision, then reads them back, updates
 // them unchanged, updates another field (spec.other, in every case's
 // schema), updates the tightened field and creates afresh, and checks that
@@ -32,7 +32,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/modelgen/modelgen/examples/e2e/internal/controlplane"
-	"github.com/modelgen/modelgen/openapi/gate"
+	"github.com/modelgen/modelgen/gate"
 )
 
 var (

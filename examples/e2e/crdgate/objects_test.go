@@ -19,7 +19,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
-	"github.com/modelgen/modelgen/openapi/gate"
+	"github.com/modelgen/modelgen/gate"
 )
 
 // objectCase is an objects case folder's case.yaml.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 	"github.com/modelgen/modelgen/internal/testkit"
 	"github.com/modelgen/modelgen/model"
 )

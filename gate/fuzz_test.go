@@ -15,7 +15,7 @@ import (
 // testdata/fuzz/FuzzGate (alias bombs, reference cycles, renames, external
 // references, other OpenAPI versions).
 //
-//	go test ./openapi/gate -run '^$' -fuzz FuzzGate -fuzztime 60s
+//	go test ./gate -run '^$' -fuzz FuzzGate -fuzztime 60s
 func FuzzGate(f *testing.F) {
 	docs, _ := filepath.Glob(filepath.Join("testdata", "compat", "*.yaml"))
 	base, err := os.ReadFile(filepath.Join("testdata", "compat", "base.yaml"))

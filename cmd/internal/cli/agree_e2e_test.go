@@ -1,4 +1,4 @@
-package agree_test
+package cli_test
 
 import (
 	"bytes"
@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 	agreegen "github.com/modelgen/modelgen/gen/agree"
-	"github.com/modelgen/modelgen/internal/cli"
 
 	"github.com/modelgen/modelgen/internal/testkit"
 )
 
-const scratchTypes = `// +groupName=scratch.example.com
+const agreeScratchTypes = `// +groupName=scratch.example.com
 // +kubebuilder:object:generate=true
 package v1
 
@@ -69,7 +69,7 @@ func TestGeneratedTestInScratchModule(t *testing.T) {
 	}
 	dir := t.TempDir()
 	testkit.ModuleWithSum(t, dir, "example.com/scratch")
-	testkit.WriteFile(t, filepath.Join(dir, "api", "v1", "types.go"), scratchTypes)
+	testkit.WriteFile(t, filepath.Join(dir, "api", "v1", "types.go"), agreeScratchTypes)
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOWORK", "off")
 
@@ -88,7 +88,7 @@ func TestGeneratedTestInScratchModule(t *testing.T) {
 		}
 	}
 
-	out, err := goTest(dir)
+	out, err := agreeGoTest(dir)
 	if err != nil {
 		t.Fatalf("go test in the scratch module failed: %v\n%s", err, out)
 	}
@@ -107,13 +107,13 @@ func TestGeneratedTestInScratchModule(t *testing.T) {
 		t.Fatalf("the CRD has no maxLength: 8:\n%s", data)
 	}
 	testkit.WriteFile(t, crd, edited)
-	out, err = goTest(dir)
+	out, err = agreeGoTest(dir)
 	if err == nil || !strings.Contains(out, "unlisted divergence") || !strings.Contains(out, "spec.name") {
 		t.Fatalf("go test should fail on the edited CRD, naming spec.name (err %v):\n%s", err, out)
 	}
 }
 
-func goTest(dir string) (string, error) {
+func agreeGoTest(dir string) (string, error) {
 	cmd := exec.Command("go", "test", "-count=1", "-v", "./...")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()

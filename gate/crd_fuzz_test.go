@@ -16,7 +16,7 @@ import (
 // pairing and every rule): it must never panic, and each run must end
 // quickly. The seeds are the case folders of testdata/crd.
 //
-//	go test ./openapi/gate -run '^$' -fuzz FuzzCRDGate -fuzztime 60s
+//	go test ./gate -run '^$' -fuzz FuzzCRDGate -fuzztime 60s
 func FuzzCRDGate(f *testing.F) {
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "crd", "*"))
 	for _, dir := range dirs {

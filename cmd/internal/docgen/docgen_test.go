@@ -11,13 +11,13 @@ import (
 
 	"github.com/modelgen/modelgen/model"
 
-	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 	"github.com/modelgen/modelgen/internal/testkit"
 )
 
 var (
-	tagsPage   = filepath.Join("..", "..", "docs", "validate-tags.md")
-	configPage = filepath.Join("..", "..", "docs", "configuration.md")
+	tagsPage   = filepath.Join("..", "..", "..", "docs", "validate-tags.md")
+	configPage = filepath.Join("..", "..", "..", "docs", "configuration.md")
 )
 
 // TestTagTablePage fails when docs/validate-tags.md's tag table is not the
@@ -29,7 +29,7 @@ func TestTagTablePage(t *testing.T) {
 // TestConfigurationPage fails when docs/configuration.md's reference is not
 // the one gen.Config and the CLI's flags render; -update rewrites it.
 func TestConfigurationPage(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "gen", "gen.go"))
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "gen", "gen.go"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/mod/modfile"
 	"sigs.k8s.io/yaml"
 
-	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 
 	"github.com/modelgen/modelgen/internal/testkit"
 )
@@ -196,7 +196,7 @@ func generatedOutput(path string, data []byte) bool {
 // its own), and returns the copy's directory.
 func examplesCopy(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -422,7 +422,7 @@ func write(t *testing.T, file, text string) {
 // TestCRDObjectDocListsEveryRule keeps docs/gate-crd.md's table of object
 // rules in step with objectRules (-update rewrites it).
 func TestCRDObjectDocListsEveryRule(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "gate-crd.md")
+	path := filepath.Join("..", "docs", "gate-crd.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -457,7 +457,7 @@ func TestObjectRuleTable(t *testing.T) {
 // TestCRDObjectsPaymentsExample runs docs/gate-crd.md's worked example on
 // the payments operator's CRD and checks the report the doc shows.
 func TestCRDObjectsPaymentsExample(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "gate-crd.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "gate-crd.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +472,7 @@ func TestCRDObjectsPaymentsExample(t *testing.T) {
 	orders := block("```yaml\n# orders.yaml: kubectl get paymentorders -A -o yaml\n")
 	shown := block("$ modelgen gate --crd-base base.yaml --crd-revision revision.yaml --crd-objects orders.yaml\n")
 
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "config", "crd", "bases", "payments.example.com_paymentorders.yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "examples", "config", "crd", "bases", "payments.example.com_paymentorders.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

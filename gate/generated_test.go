@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelgen/modelgen/gate"
 	"github.com/modelgen/modelgen/internal/testkit"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi"
-	"github.com/modelgen/modelgen/openapi/gate"
 	"github.com/modelgen/modelgen/schema"
 )
 

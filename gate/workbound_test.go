@@ -81,7 +81,7 @@ func TestLimitWork(t *testing.T) {
 // documents that once took minutes (an anyOf of 1000 branches; 3000 paths
 // sharing 3000 properties), and to compare a small anyOf it lets through:
 //
-//	go test ./openapi/gate -run '^$' -bench WorkBound -benchtime 3x
+//	go test ./gate -run '^$' -bench WorkBound -benchtime 3x
 func BenchmarkWorkBound(b *testing.B) {
 	dir := b.TempDir()
 	for name, doc := range map[string]string{

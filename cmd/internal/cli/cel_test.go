@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
-	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 	"github.com/modelgen/modelgen/internal/crdjudge"
 
 	"github.com/modelgen/modelgen/internal/testkit"

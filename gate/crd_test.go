@@ -57,7 +57,7 @@ func TestCRDRuleTable(t *testing.T) {
 
 // TestCRDCases runs the gate on every case folder of testdata/crd (a base
 // and a revision CRD) and compares its text report with want.txt;
-// go test ./openapi/gate -run TestCRDCases -update rewrites them.
+// go test ./gate -run TestCRDCases -update rewrites them.
 func TestCRDCases(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "crd", "*"))
 	if len(dirs) < 30 {
@@ -301,7 +301,7 @@ func TestCRDRemovalNeedsMajorModule(t *testing.T) {
 // table, in its order, with its level and reason (the table is rewritten
 // with -update), and mentions the OpenAPI side's Kubernetes rules.
 func TestCRDDocListsEveryRule(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "gate-crd.md")
+	path := filepath.Join("..", "docs", "gate-crd.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

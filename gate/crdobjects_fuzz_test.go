@@ -15,7 +15,7 @@ import (
 // apiVersion and kind, each finding a rule, and each run end quickly. The
 // seeds are the objects of testdata/crdobjects.
 //
-//	go test ./openapi/gate -run '^$' -fuzz FuzzCRDObjects -fuzztime 60s
+//	go test ./gate -run '^$' -fuzz FuzzCRDObjects -fuzztime 60s
 func FuzzCRDObjects(f *testing.F) {
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "crdobjects", "*"))
 	sides := map[int][2][]crdSource{}

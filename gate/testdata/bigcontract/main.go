@@ -5,8 +5,8 @@
 // copy's state machine and bumps info.version, so the gate has a breaking
 // change to find.
 //
-//	go run ./openapi/gate/testdata/bigcontract -size 50 -o /tmp/base.yaml
-//	go run ./openapi/gate/testdata/bigcontract -size 50 -revision -o /tmp/revision.yaml
+//	go run ./gate/testdata/bigcontract -size 50 -o /tmp/base.yaml
+//	go run ./gate/testdata/bigcontract -size 50 -revision -o /tmp/revision.yaml
 package main
 
 import (

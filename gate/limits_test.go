@@ -253,7 +253,7 @@ func TestLimitSchemaDepth(t *testing.T) {
 	refused(t, Options{Dir: dir, Revision: "chain.yaml"}, []string{"schemas nest 151 levels deep"})
 
 	for _, example := range []string{"payments/api/v1alpha1", "sla/api/v1alpha1"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "examples", example, "openapi.yaml"))
+		data, err := os.ReadFile(filepath.Join("..", "examples", example, "openapi.yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 
 	"github.com/modelgen/modelgen/internal/testkit"
 )

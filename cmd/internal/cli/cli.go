@@ -12,13 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelgen/modelgen/gate"
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/all"
 	policygen "github.com/modelgen/modelgen/gen/policy"
 	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
-	"github.com/modelgen/modelgen/openapi/gate"
 )
 
 // Exit codes.

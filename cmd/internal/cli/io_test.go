@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelgen/modelgen/internal/cli"
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 
 	"github.com/modelgen/modelgen/internal/testkit"
 )

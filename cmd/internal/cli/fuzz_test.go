@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelgen/modelgen/cmd/internal/cli"
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/all"
-	"github.com/modelgen/modelgen/internal/cli"
 	"github.com/modelgen/modelgen/internal/testkit"
 	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/model"
