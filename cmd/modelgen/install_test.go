@@ -100,7 +100,6 @@ func TestInstallAsGoToolAndSettle(t *testing.T) {
 	pkg := filepath.Join(dir, "api", "v1alpha1")
 	testkit.ModuleWithSum(t, dir, "example.com/shop")
 	testkit.WriteFile(t, filepath.Join(pkg, "types.go"), shopTypes)
-	testkit.WriteFile(t, filepath.Join(pkg, "modelgen.yaml"), "agree: true\n")
 
 	env := append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 	run := func(args ...string) string {
@@ -119,8 +118,14 @@ func TestInstallAsGoToolAndSettle(t *testing.T) {
 	if mod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.Contains(string(mod), "tool github.com/modelgen/modelgen/cmd/modelgen") {
 		t.Fatalf("go get -tool added no tool directive:\n%s", mod)
 	}
-	// 2. go generate runs it; the output builds, its tests (the agreement
-	// test among them) pass, and --check finds it current
+	// 2. go generate runs it and prints what the README shows; with agree
+	// on, the output builds, its tests (the agreement test among them)
+	// pass, and --check finds it current
+	first := run("generate", "./...")
+	if summary := summaryLine(first); summary == "" || !bytes.Contains(readme, []byte("$ go generate ./...\n"+summary+"\n")) {
+		t.Errorf("the README's quick start does not show what go generate printed:\n$ go generate ./...\n%s", summary)
+	}
+	testkit.WriteFile(t, filepath.Join(pkg, "modelgen.yaml"), "agree: true\n")
 	run("generate", "./...")
 	for _, f := range []string{"zz_generated.deepcopy.go", "zz_generated.statemachine.go", "zz_generated.modelgen_agree_test.go", "openapi.yaml", filepath.Join("docs", "PaymentOrderStatus-statemachine.md")} {
 		if _, err := os.Stat(filepath.Join(pkg, f)); err != nil {
@@ -155,4 +160,16 @@ func TestInstallAsGoToolAndSettle(t *testing.T) {
 	}
 	testkit.SameTree(t, "the third run", testkit.Snapshot(t, dir), before)
 	run("vet", "./...")
+}
+
+// summaryLine is the line a run ends with (types, fields, constraints,
+// warnings and files), which the README shows; the progress lines before
+// it carry timings and appear only on a slow run.
+func summaryLine(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "modelgen: ") && strings.Contains(line, " files written") {
+			return line
+		}
+	}
+	return ""
 }
