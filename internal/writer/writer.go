@@ -26,6 +26,9 @@ type Result struct {
 	// Emptied are orphaned Go files that go generate may still open: they
 	// are excluded from the build now and removed by the next run.
 	Emptied []string
+	// ControllerGen are the files that differ from what the run generates
+	// and are on disk as controller-gen wrote them (see writtenByControllerGen).
+	ControllerGen []string
 }
 
 // Plan sorts files and rejects two backends writing one path.
@@ -64,6 +67,9 @@ func Write(files []gen.File, check bool) (Result, error) {
 		if same {
 			r.Unchanged = append(r.Unchanged, f.Path)
 			continue
+		}
+		if writtenByControllerGen(f.Path) {
+			r.ControllerGen = append(r.ControllerGen, f.Path)
 		}
 		changed = append(changed, f)
 	}

@@ -213,13 +213,13 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen: header:", err)
 		return ExitUsage
 	}
-	for _, p := range writer.ControllerGenFiles(files) {
-		fmt.Fprintf(stderr, "%s: warning: controller-gen wrote this file, and modelgen generate writes it too: run one of the two (modelgen generate writes everything controller-gen's crd, object, rbac and webhook write; docs/controller-gen.md)\n", relative(p))
-	}
 	res, err := writer.SyncScope(files, fl.check, scope(m, configs, selected, fl.only, fl.dir, fs.Args()))
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen:", err)
 		return ExitFail
+	}
+	for _, p := range res.ControllerGen {
+		fmt.Fprintf(stderr, "%s: warning: controller-gen wrote this file, and modelgen generate writes it too: run one of the two (modelgen generate writes everything controller-gen's crd, object, rbac and webhook write; docs/controller-gen.md)\n", relative(p))
 	}
 	run.save(writer.Stamp(files), diags, extra)
 	summary(stdout, m, diags, res, fl.check)
