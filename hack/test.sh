@@ -6,7 +6,8 @@
 #      regenerates every golden, generated document block, example and
 #      benchmark package, and the tree must not change;
 #   3. the upstream tier (compat/upstream): controller-gen and modelgen side
-#      by side on gateway-api, cluster-api, prometheus-operator and kueue;
+#      by side on gateway-api, cluster-api, prometheus-operator, kueue and
+#      external-secrets;
 #   4. the envtest tier: a real kube-apiserver + etcd (built once by
 #      hack/controlplane.sh and cached outside the checkout), and for the
 #      SLA operator a real Prometheus (hack/prometheus.sh).
