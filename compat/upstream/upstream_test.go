@@ -522,7 +522,7 @@ func unreachable(t *testing.T, data []byte) []string {
 // the cases assert.
 func TestDocsCiteTheCounts(t *testing.T) {
 	got := testkit.Cited(t, filepath.Join(testkit.Root(t), "docs", "crds.md"),
-		`gateway-api's (\d+) CRDs, cluster-api's (\d+) and (\d+),\s+prometheus-operator's (\d+), kueue's (\d+)[^']*external-secrets' (\d+)`)
+		`gateway-api's (\d+) CRDs, cluster-api's (\d+) and (\d+),\s+prometheus-operator's (\d+), kueue's (\d+)(?s:.*?)external-secrets' (\d+)`)
 	var want []int
 	for _, c := range cases {
 		want = append(want, c.crds)
