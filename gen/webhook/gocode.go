@@ -80,10 +80,20 @@ func kindCode(f *jen.File, k *served.Kind, governed bool) {
 	if governed {
 		f.Comment("With Access and Subject (or SubjectFor) set, it refuses changes to fields the requesting subject may not write.")
 	}
+	own := k.Declared()
 	fields := []jen.Code{
 		jen.Comment("Validate is the application's validator, with its own validations registered;"),
 		jen.Comment("nil means validator.New()."),
 		jen.Id("Validate").Op("*").Qual(validatorPath, "Validate"),
+	}
+	if len(own) > 0 {
+		fields = []jen.Code{
+			jen.Comment("Validate is the application's validator, with its own validations registered:"),
+			jen.Commentf("the validate tags of %s use %s, which the application registers itself", t.Name, strings.Join(own, ", ")),
+			jen.Comment("(modelgen.yaml's validatorKeywords). SetupWebhookWithManager refuses a nil Validate,"),
+			jen.Comment("and a validator without them refuses every object with an internal error."),
+			jen.Id("Validate").Op("*").Qual(validatorPath, "Validate"),
+		}
 	}
 	if governed {
 		fields = append(fields,
@@ -107,9 +117,14 @@ func kindCode(f *jen.File, k *served.Kind, governed bool) {
 	f.Line()
 	recv := jen.Id("w").Op("*").Id(name)
 	f.Commentf("SetupWebhookWithManager serves the webhook on the manager's webhook server at %sWebhookPath.", t.Name)
-	f.Func().Params(recv.Clone()).Id("SetupWebhookWithManager").Params(jen.Id("mgr").Qual(ctrlPath, "Manager")).Error().Block(
-		jen.Return(jen.Qual(ctrlPath, "NewWebhookManagedBy").Call(jen.Id("mgr"), jen.Op("&").Id(t.Name).Values()).Dot("WithValidator").Call(jen.Id("w")).Dot("Complete").Call()),
-	)
+	var setup []jen.Code
+	if len(own) > 0 {
+		setup = append(setup, jen.If(jen.Id("w").Dot("Validate").Op("==").Nil()).Block(
+			jen.Return(jen.Qual("errors", "New").Call(jen.Lit(name+": Validate is nil, but the validate tags of "+t.Name+" use "+strings.Join(own, ", ")+", which the application registers itself: set Validate to the application's validator"))),
+		))
+	}
+	setup = append(setup, jen.Return(jen.Qual(ctrlPath, "NewWebhookManagedBy").Call(jen.Id("mgr"), jen.Op("&").Id(t.Name).Values()).Dot("WithValidator").Call(jen.Id("w")).Dot("Complete").Call()))
+	f.Func().Params(recv.Clone()).Id("SetupWebhookWithManager").Params(jen.Id("mgr").Qual(ctrlPath, "Manager")).Error().Block(setup...)
 	f.Line()
 	check := func(old jen.Code) []jen.Code {
 		body := []jen.Code{jen.Id("errs").Op(":=").Id("webhookTable").Dot("Validate").Call(jen.Id("w").Dot("Validate"), jen.Lit(rootKey(t)), jen.Id("obj"))}
