@@ -166,29 +166,30 @@ var runtimeDocs = map[string]string{
 	"postcode_iso3166_alpha2":       "a postcode of the given country",
 }
 
-// declared is a keyword the application registers on its own validator
+// applicationKeyword is a keyword the application registers on its own validator
 // (RegisterValidation) and modelgen.yaml declares (validatorKeywords,
 // Config.ValidatorKeywords): modelgen knows nothing of what it checks, so
 // no schema carries it and the webhook enforces it with the application's
 // validator. It is in no registry: its name is the package's.
-type declared struct{ name string }
+type applicationKeyword struct{ name string }
 
-func appKeyword(name string) Keyword { return declared{name: name} }
+func newApplicationKeyword(name string) Keyword { return applicationKeyword{name: name} }
 
-func (k declared) Name() string { return k.name }
-func (declared) Class() Class   { return Runtime }
-func (declared) Doc() string {
+func (k applicationKeyword) Name() string { return k.name }
+func (applicationKeyword) Class() Class   { return Runtime }
+func (applicationKeyword) Doc() string {
 	return "a check the application registers on its validator (modelgen.yaml's validatorKeywords)"
 }
-func (declared) Schema() string {
+func (applicationKeyword) Schema() string {
 	return "runtime only: the application's own validation (validatorKeywords)"
 }
-func (declared) Resolve(*Use) (any, error) { return nil, nil }
-func (declared) Carry(*Use) Carry          { return Carry{} }
+func (applicationKeyword) Resolve(*Use) (any, error) { return nil, nil }
+func (applicationKeyword) Carry(*Use) Carry          { return Carry{} }
 
-// Declared reports whether k is a keyword the application registers
-// itself (modelgen.yaml's validatorKeywords), not one of validator's own.
-func Declared(k Keyword) bool {
-	_, ok := k.(declared)
+// ApplicationKeyword reports whether k is a keyword the application
+// registers itself (modelgen.yaml's validatorKeywords), not one of
+// validator's own.
+func ApplicationKeyword(k Keyword) bool {
+	_, ok := k.(applicationKeyword)
 	return ok
 }

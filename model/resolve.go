@@ -161,7 +161,7 @@ func (rs *resolver) use(term vtag.Term, name string, t *TypeRef, dived bool) *Us
 	pos := rs.tag.At(term.Offset)
 	k, ok := Lookup(name)
 	if !ok && rs.app[name] {
-		k, ok = appKeyword(name), true
+		k, ok = newApplicationKeyword(name), true
 	}
 	if !ok && rs.foreign {
 		rs.diags.Warnf(pos, "validate: unknown keyword %q%s: left to the application's validator (a keyword it registers itself, RegisterValidation); no schema carries it", name, suggest(name))

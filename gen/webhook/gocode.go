@@ -80,7 +80,7 @@ func kindCode(f *jen.File, k *served.Kind, governed bool) {
 	if governed {
 		f.Comment("With Access and Subject (or SubjectFor) set, it refuses changes to fields the requesting subject may not write.")
 	}
-	own := k.Declared()
+	own := k.ApplicationKeywords()
 	fields := []jen.Code{
 		jen.Comment("Validate is the application's validator, with its own validations registered;"),
 		jen.Comment("nil means validator.New()."),

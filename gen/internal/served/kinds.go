@@ -48,12 +48,12 @@ func (k *Kind) Keywords() []string {
 	return out
 }
 
-// Declared lists the kind's runtime-only keywords that the application
+// ApplicationKeywords lists the kind's runtime-only keywords that the application
 // registers itself (modelgen.yaml's validatorKeywords), sorted, once each.
-func (k *Kind) Declared() []string {
+func (k *Kind) ApplicationKeywords() []string {
 	var out []string
 	for _, u := range k.RuntimeOnly {
-		if model.Declared(u.Keyword) && !slices.Contains(out, u.Keyword.Name()) {
+		if model.ApplicationKeyword(u.Keyword) && !slices.Contains(out, u.Keyword.Name()) {
 			out = append(out, u.Keyword.Name())
 		}
 	}
