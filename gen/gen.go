@@ -132,6 +132,14 @@ type Config struct {
 	// crd:generateEmbeddedObjectMeta=true; without it the API server prunes
 	// them.
 	GenerateEmbeddedObjectMeta bool `json:"generateEmbeddedObjectMeta"`
+	// ValidatorKeywords are the validate keywords the application registers
+	// on its own validator (RegisterValidation), comma-separated: a use of
+	// one in the package's tags is a run-time-only check, without the
+	// unknown-keyword error and without a warning. No schema carries it; the
+	// generated webhook enforces it with the application's validator (its
+	// Validate field). Read by model.Load (model.Config.ValidatorKeywords),
+	// not by a backend.
+	ValidatorKeywords string `json:"validatorKeywords"`
 	// IgnoreUnexportedFields and MaxDescLen are controller-gen's crd
 	// options of the same names, set by `modelgen controller-gen`.
 	IgnoreUnexportedFields bool `json:"-"`

@@ -165,3 +165,31 @@ var runtimeDocs = map[string]string{
 	"bcp47_strict_language_tag":     "a strictly valid BCP 47 language tag",
 	"postcode_iso3166_alpha2":       "a postcode of the given country",
 }
+
+// applicationKeyword is a keyword the application registers on its own validator
+// (RegisterValidation) and modelgen.yaml declares (validatorKeywords,
+// Config.ValidatorKeywords): modelgen knows nothing of what it checks, so
+// no schema carries it and the webhook enforces it with the application's
+// validator. It is in no registry: its name is the package's.
+type applicationKeyword struct{ name string }
+
+func newApplicationKeyword(name string) Keyword { return applicationKeyword{name: name} }
+
+func (k applicationKeyword) Name() string { return k.name }
+func (applicationKeyword) Class() Class   { return Runtime }
+func (applicationKeyword) Doc() string {
+	return "a check the application registers on its validator (modelgen.yaml's validatorKeywords)"
+}
+func (applicationKeyword) Schema() string {
+	return "runtime only: the application's own validation (validatorKeywords)"
+}
+func (applicationKeyword) Resolve(*Use) (any, error) { return nil, nil }
+func (applicationKeyword) Carry(*Use) Carry          { return Carry{} }
+
+// ApplicationKeyword reports whether k is a keyword the application
+// registers itself (modelgen.yaml's validatorKeywords), not one of
+// validator's own.
+func ApplicationKeyword(k Keyword) bool {
+	_, ok := k.(applicationKeyword)
+	return ok
+}

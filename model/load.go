@@ -66,6 +66,14 @@ type Config struct {
 	// ignores validate tags and must not be refused what it accepts (an
 	// application's own RegisterValidation keyword).
 	ForeignKeywords bool
+	// ValidatorKeywords, when set, names for the package in dir the
+	// validate keywords the application registers on its own validator
+	// (RegisterValidation; modelgen.yaml's validatorKeywords). A use of one
+	// in that package's tags is a run-time-only check (Model.RuntimeOnly,
+	// which the webhook enforces with the application's validator), with no
+	// warning: no schema carries it, and the application said so. Called
+	// once per package that has validate tags.
+	ValidatorKeywords func(dir string) []string
 	// TypesOnly type-checks only the packages the types' JSON fields
 	// reach, as controller-gen's crd generator does (its check filter:
 	// struct fields with a json tag, no interfaces), not every package a
@@ -104,6 +112,7 @@ func Load(cfg Config) (*Model, error) {
 		infos: map[*loader.Package]map[string]*markers.TypeInfo{},
 
 		foreignKeywords: cfg.ForeignKeywords,
+		appKeywords:     cfg.ValidatorKeywords,
 	}
 	b.m.Diags.Add(parseRoots(roots, pcfg.Fset))
 	if b.m.Diags.HasErrors() {
@@ -189,6 +198,10 @@ type builder struct {
 	msets typeutil.MethodSetCache
 	// foreignKeywords: Config.ForeignKeywords
 	foreignKeywords bool
+	// appKeywords: Config.ValidatorKeywords; declared holds its answers by
+	// package directory.
+	appKeywords func(dir string) []string
+	declared    map[string]map[string]bool
 }
 
 type pending struct {

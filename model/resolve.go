@@ -12,7 +12,8 @@ func (b *builder) finish() {
 	goTypes(b.m, &b.msets)
 	b.checkShapes()
 	for _, p := range b.pendingValidate {
-		p.field.Validate = resolveTag(p.owner, p.field, p.tag, &b.m.Diags, b.foreignKeywords)
+		rs := &resolver{owner: p.owner, field: p.field, tag: p.tag, diags: &b.m.Diags, foreign: b.foreignKeywords, app: b.declaredKeywords(p.owner.Pkg)}
+		p.field.Validate = rs.resolveTag()
 		markerContradictions(p.field, &b.m.Diags)
 	}
 	b.findRuntimeOnly()
@@ -37,11 +38,32 @@ func (b *builder) finish() {
 	}
 }
 
+// declaredKeywords is the set of keywords the application registers for
+// the tags of a package (Config.ValidatorKeywords), asked once per package.
+func (b *builder) declaredKeywords(pk *Package) map[string]bool {
+	if b.appKeywords == nil || pk == nil {
+		return nil
+	}
+	if set, ok := b.declared[pk.Dir]; ok {
+		return set
+	}
+	set := map[string]bool{}
+	for _, name := range b.appKeywords(pk.Dir) {
+		set[name] = true
+	}
+	if b.declared == nil {
+		b.declared = map[string]map[string]bool{}
+	}
+	b.declared[pk.Dir] = set
+	return set
+}
+
 // resolveTag parses a validate tag and resolves every keyword against the
-// registry and the field's type. Every problem is a positioned diagnostic.
-// With foreign set, a keyword the registry does not know is a warning and
-// is left out (see Config.ForeignKeywords).
-func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics, foreign bool) *Rules {
+// registry, the application's declared keywords and the field's type.
+// Every problem is a positioned diagnostic. With foreign set, a keyword
+// neither knows is a warning and is left out (see Config.ForeignKeywords).
+func (rs *resolver) resolveTag() *Rules {
+	f, tag, diags := rs.field, rs.tag, rs.diags
 	syn, errs := vtag.Parse(tag.Value)
 	for _, e := range errs {
 		diags.Errorf(tag.At(e.Offset), "validate: %s", e.Msg)
@@ -54,7 +76,6 @@ func resolveTag(owner *Type, f *Field, tag Tag, diags *Diagnostics, foreign bool
 		r.Root = &Level{Type: f.Type}
 		return r
 	}
-	rs := &resolver{owner: owner, field: f, tag: tag, diags: diags, foreign: foreign}
 	r.Root = rs.level(syn.Root, f.Type, false)
 	return r
 }
@@ -79,6 +100,8 @@ type resolver struct {
 	diags *Diagnostics
 	// foreign: unknown keywords are the application's (a warning)
 	foreign bool
+	// app: the keywords the application registers itself (declared)
+	app map[string]bool
 }
 
 func (rs *resolver) level(sl *vtag.Level, t *TypeRef, dived bool) *Level {
@@ -137,12 +160,15 @@ func (rs *resolver) check(c vtag.Check, t *TypeRef, dived bool) *Check {
 func (rs *resolver) use(term vtag.Term, name string, t *TypeRef, dived bool) *Use {
 	pos := rs.tag.At(term.Offset)
 	k, ok := Lookup(name)
+	if !ok && rs.app[name] {
+		k, ok = newApplicationKeyword(name), true
+	}
 	if !ok && rs.foreign {
 		rs.diags.Warnf(pos, "validate: unknown keyword %q%s: left to the application's validator (a keyword it registers itself, RegisterValidation); no schema carries it", name, suggest(name))
 		return nil
 	}
 	if !ok {
-		rs.diags.Errorf(pos, "validate: unknown keyword %q%s", name, suggest(name))
+		rs.diags.Errorf(pos, "validate: unknown keyword %q%s; the application's own keywords (RegisterValidation) go in modelgen.yaml's validatorKeywords", name, suggest(name))
 		return nil
 	}
 	if k.Class() == Structural {

@@ -6,7 +6,8 @@ import (
 
 // RuntimeOnly is a check that no schema carries: validator enforces it at
 // run time (and the generated webhook on the API server). Load finds every
-// one, once, and warns at its position; the backends (the webhook, the
+// one, once, and warns at its position (except a check of declared
+// keywords alone, RuntimeOnly.ApplicationOnly); the backends (the webhook, the
 // agreement harness) read these, never the text of a diagnostic.
 type RuntimeOnly struct {
 	// Pos is the use's position (the check's, for alternatives).
@@ -100,6 +101,20 @@ func (b *builder) findRuntimeOnly() {
 		}
 	}
 	for _, r := range b.m.RuntimeOnly {
-		b.m.Diags.Warnf(r.Pos, "%s", r.Why)
+		if !r.ApplicationOnly() {
+			b.m.Diags.Warnf(r.Pos, "%s", r.Why)
+		}
 	}
+}
+
+// ApplicationOnly reports whether the check is made of keywords the
+// application registers itself and declared (Config.ValidatorKeywords)
+// alone: Load records it, and does not warn, since the application said so.
+func (r RuntimeOnly) ApplicationOnly() bool {
+	for _, u := range r.Uses {
+		if !ApplicationKeyword(u.Keyword) {
+			return false
+		}
+	}
+	return len(r.Uses) > 0
 }

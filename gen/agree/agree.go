@@ -44,6 +44,10 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		if !cfg.Agree || len(types) == 0 {
 			continue
 		}
+		if d := applicationKeywords(c.Model, pk); d.HasErrors() {
+			diags.Add(d)
+			continue
+		}
 		data, err := render(pk, cfg, types)
 		if err != nil {
 			diags.Errorf(pk.Pos(), "rendering the agreement test: %v", err)
@@ -52,6 +56,24 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		files = append(files, gen.File{Path: filepath.Join(pk.Dir, FileName), Data: data, Owner: pk.Path})
 	}
 	return files, diags
+}
+
+// applicationKeywords refuses an agreement test for a package whose tags
+// use keywords the application registers itself (validatorKeywords): the
+// harness loads the package without modelgen.yaml and runs validator.New(),
+// so the test could only fail. An error at each use, and no test.
+func applicationKeywords(m *model.Model, pk *model.Package) model.Diagnostics {
+	var diags model.Diagnostics
+	seen := map[model.Pos]bool{}
+	for _, r := range m.RuntimeOnly {
+		for _, u := range r.Uses {
+			if model.ApplicationKeyword(u.Keyword) && u.Owner != nil && u.Owner.Pkg == pk && !seen[u.Pos] {
+				seen[u.Pos] = true
+				diags.Errorf(u.Pos, "agree: the agreement test cannot judge %q, a keyword the application registers itself (validatorKeywords): it runs validator.New(); set agree: false for this package", u.Name)
+			}
+		}
+	}
+	return diags
 }
 
 // subjects are the types the test checks: resource roots (not their

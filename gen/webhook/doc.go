@@ -21,6 +21,12 @@
 //     kind with a state machine), with cert-manager's inject-ca-from
 //     annotation when webhookCertificate is set.
 //
-// controller-runtime is imported by the generated file only; the runtime
-// packages rbac and statemachine stay standard-library only.
+// What does not depend on the package's types (running the validator,
+// mapping its Go namespaces to JSON paths, the API errors) is the runtime
+// package admit, which the generated file imports; the file itself holds
+// the kinds' webhooks, their phase checks and one admit.Table of the
+// package's fields and keyword messages. controller-runtime is imported by
+// the generated file only; admit imports the standard library, validator,
+// apimachinery's field errors and rbac, and the runtime packages rbac and
+// statemachine stay standard-library only.
 package webhook

@@ -170,14 +170,20 @@ func TestGoldenAndDeterministic(t *testing.T) {
 	golden := filepath.Join("testdata", "shop.golden", webhook.FileName+".golden")
 	testkit.Golden(t, golden, string(src))
 	for _, row := range []string{
-		`"shop.ShopSpec.Contact":  {"", "shop.Contact", ""}`,
-		`"shop.ShopSpec.Items":    {"items", "shop.Item", "s"}`,
-		`"shop.ShopSpec.Labels":   {"labels", "", "m"}`,
-		`"shop.ShopSpec.Owner":    {"owner", "shop.Person", ""}`,
+		`"shop.ShopSpec.Contact":  {Type: "shop.Contact"}`,
+		`"shop.ShopSpec.Items":    {JSON: "items", Type: "shop.Item", Dims: "s"}`,
+		`"shop.ShopSpec.Labels":   {JSON: "labels", Dims: "m"}`,
+		`"shop.ShopSpec.Owner":    {JSON: "owner", Type: "shop.Person"}`,
 		`webhookPhaseChange(field.NewPath("status", "phase"), oldObj.Status.Phase, obj.Status.Phase)`,
 	} {
 		if !bytes.Contains(src, []byte(row)) {
 			t.Errorf("the generated code lacks %s", row)
+		}
+	}
+	// the helpers live in the runtime package admit, written once
+	for _, helper := range []string{"func webhookPath", "func webhookValidate", "func webhookSegment", "sync.OnceValue"} {
+		if bytes.Contains(src, []byte(helper)) {
+			t.Errorf("the generated code holds %s, which package admit provides", helper)
 		}
 	}
 }

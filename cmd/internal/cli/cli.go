@@ -149,7 +149,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	pr.phase("loading packages")
 	start := time.Now()
 	hashing := startHashing(cacheKey(fl, fs.Args()))
-	lcfg := model.Config{Dir: fl.dir, Patterns: fs.Args(), TypesOnly: schemasOnly(selected)}
+	lcfg := model.Config{Dir: fl.dir, Patterns: fs.Args(), TypesOnly: schemasOnly(selected), ValidatorKeywords: validatorKeywords}
 	if hashing != nil {
 		lcfg.Listed = hashing.listed
 	}
@@ -400,6 +400,7 @@ func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model
 		cfg.Agree = cfg.Agree || fl.agree
 		diags.Add(checkPaths(pk, &cfg, set, fl))
 		diags.Add(checkHeader(pk, &cfg, set, fl))
+		diags.Add(checkValidatorKeywords(&cfg, set))
 		out[pk.Path] = cfg
 	}
 	return out, diags

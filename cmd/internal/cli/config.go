@@ -353,3 +353,49 @@ func (fl generateFlags) value(flag string) string {
 	}
 	return ""
 }
+
+// validatorKeywords is model.Config.ValidatorKeywords: the keywords the
+// modelgen.yaml in dir declares (validatorKeywords). Load asks before the
+// settings are read; the file's mistakes are loadConfigs' to report.
+func validatorKeywords(dir string) []string {
+	path := filepath.Join(dir, ConfigFile)
+	var ignored model.Diagnostics
+	data, ok := readConfigFile(path, &ignored)
+	if !ok {
+		return nil
+	}
+	var cfg gen.Config
+	readConfig(path, data, &cfg)
+	return keywordList(cfg.ValidatorKeywords)
+}
+
+func keywordList(value string) []string {
+	var out []string
+	for _, name := range strings.Split(value, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// validatorKeyword is a name validator's RegisterValidation takes and a tag
+// can hold: no comma, '|', '=' or space.
+var validatorKeyword = regexp.MustCompile(`^[^,|=\s]+$`)
+
+// checkValidatorKeywords refuses, at the setting, a declared keyword that
+// is validator's own (modelgen already knows what it checks) or that no
+// tag can name.
+func checkValidatorKeywords(cfg *gen.Config, set map[string]model.Pos) model.Diagnostics {
+	var diags model.Diagnostics
+	pos := set["validatorKeywords"]
+	for _, name := range keywordList(cfg.ValidatorKeywords) {
+		switch _, known := model.Lookup(name); {
+		case !validatorKeyword.MatchString(name):
+			diags.Errorf(pos, "setting \"validatorKeywords\": %q cannot be a validate keyword (no '|', '=' or space)", name)
+		case known, model.Aliases[name] != "":
+			diags.Errorf(pos, "setting \"validatorKeywords\": %q is validator's own keyword, which modelgen knows; declare only the keywords the application registers itself", name)
+		}
+	}
+	return diags
+}

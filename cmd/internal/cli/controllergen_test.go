@@ -283,6 +283,11 @@ func TestControllerGenLeavesUnknownKeywordsToTheApplication(t *testing.T) {
 	if r := run("generate", "./..."); r.code != cli.ExitFail || !strings.Contains(r.stderr, `validate: unknown keyword "imageref"`) {
 		t.Errorf("the native run accepts an unknown keyword: %v", r)
 	}
+	// declared in modelgen.yaml: a run-time-only check, without a warning
+	testkit.WriteFile(t, filepath.Join(dir, "api", "v1", "modelgen.yaml"), "validatorKeywords: imageref\nwebhook: never\n")
+	if r := run("generate", "./..."); r.code != cli.ExitOK || strings.Contains(r.stderr, "imageref") {
+		t.Errorf("the native run with imageref declared: %v", r)
+	}
 }
 
 // TestGenerateSaysWhenItTakesOverControllerGensFiles: a file controller-gen

@@ -48,6 +48,19 @@ func (k *Kind) Keywords() []string {
 	return out
 }
 
+// ApplicationKeywords lists the kind's runtime-only keywords that the application
+// registers itself (modelgen.yaml's validatorKeywords), sorted, once each.
+func (k *Kind) ApplicationKeywords() []string {
+	var out []string
+	for _, u := range k.RuntimeOnly {
+		if model.ApplicationKeyword(u.Keyword) && !slices.Contains(out, u.Keyword.Name()) {
+			out = append(out, u.Keyword.Name())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // RuntimeOnly returns the positions of the checks that generation warned
 // are enforced by the validator at run time only: the keywords of the
 // registry's runtime class, and the uses the CRD schema could not carry in

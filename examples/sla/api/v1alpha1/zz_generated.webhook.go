@@ -6,16 +6,13 @@ import (
 	"context"
 	"errors"
 	validator "github.com/go-playground/validator/v10"
+	admit "github.com/modelgen/modelgen/admit"
 	rbac "github.com/modelgen/modelgen/rbac"
 	authenticationv1 "k8s.io/api/authentication/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
 	admission "sigs.k8s.io/controller-runtime/pkg/webhook/admission"
-	"strconv"
-	"strings"
-	"sync"
 )
 
 // SLAContractWebhookPath is where SLAContract's validating webhook is served: controller-runtime's path for the kind, as config/webhook names it.
@@ -51,18 +48,18 @@ func (w *SLAContractWebhook) SetupWebhookWithManager(mgr ctrl.Manager) error {
 
 // ValidateCreate validates a new object.
 func (w *SLAContractWebhook) ValidateCreate(ctx context.Context, obj *SLAContract) (admission.Warnings, error) {
-	errs := webhookValidate(w.Validate, "v1alpha1.SLAContract", obj)
+	errs := webhookTable.Validate(w.Validate, "v1alpha1.SLAContract", obj)
 	errs = append(errs, webhookSLAPhaseChange(field.NewPath("status", "phase"), "", obj.Status.Phase)...)
 	errs = append(errs, w.checkAccess(ctx, nil, obj)...)
-	return nil, webhookInvalid(schema.GroupKind{Group: "sla.example.com", Kind: "SLAContract"}, obj.Name, errs)
+	return nil, admit.InvalidError(schema.GroupKind{Group: "sla.example.com", Kind: "SLAContract"}, obj.Name, errs)
 }
 
 // ValidateUpdate validates a changed object, and its changes.
 func (w *SLAContractWebhook) ValidateUpdate(ctx context.Context, oldObj, obj *SLAContract) (admission.Warnings, error) {
-	errs := webhookValidate(w.Validate, "v1alpha1.SLAContract", obj)
+	errs := webhookTable.Validate(w.Validate, "v1alpha1.SLAContract", obj)
 	errs = append(errs, webhookSLAPhaseChange(field.NewPath("status", "phase"), oldObj.Status.Phase, obj.Status.Phase)...)
 	errs = append(errs, w.checkAccess(ctx, oldObj, obj)...)
-	return nil, webhookInvalid(schema.GroupKind{Group: "sla.example.com", Kind: "SLAContract"}, obj.Name, errs)
+	return nil, admit.InvalidError(schema.GroupKind{Group: "sla.example.com", Kind: "SLAContract"}, obj.Name, errs)
 }
 
 // ValidateDelete allows every delete: the manifests do not send deletes.
@@ -96,7 +93,7 @@ func (w *SLAContractWebhook) checkAccess(ctx context.Context, old, cur *SLAContr
 	if err == nil {
 		err = w.Access.CheckWrite(s, old, cur)
 	}
-	return webhookDenied(err)
+	return admit.AccessErrors(err)
 }
 
 // webhookSLAPhaseChange checks a change of a SLAPhase as the CRD's transition rules do:
@@ -120,193 +117,65 @@ func webhookSLAPhaseChange(p *field.Path, old, cur SLAPhase) field.ErrorList {
 	return field.ErrorList{field.Invalid(p, cur, "phase cannot change from "+string(old)+" to "+string(cur)+": the SLAPhase state machine has no such transition")}
 }
 
-// webhookField is a struct field in webhookFields: its JSON name ("" when inline), the struct
-// type it holds, and for each subscript of a validator namespace whether it is a list index (s)
-// or a map key (m).
-type webhookField struct {
-	json, typ, dims string
-}
-
-// webhookFields maps "pkg.Type.GoField" to the field's JSON name, to report validator's
-// errors at JSON paths.
-var webhookFields = map[string]webhookField{
-	"v1alpha1.BreachRecord.AvailabilityPercent":         {"availabilityPercent", "", ""},
-	"v1alpha1.BreachRecord.CompensationCents":           {"compensationCents", "", ""},
-	"v1alpha1.BreachRecord.CreditPercent":               {"creditPercent", "", ""},
-	"v1alpha1.BreachRecord.Currency":                    {"currency", "", ""},
-	"v1alpha1.BreachRecord.DetectedAt":                  {"detectedAt", "", ""},
-	"v1alpha1.BreachRecord.Since":                       {"since", "", ""},
-	"v1alpha1.CompensationPolicy.BaseCreditPercent":     {"baseCreditPercent", "", ""},
-	"v1alpha1.CompensationPolicy.CreditPercentPerPoint": {"creditPercentPerPoint", "", ""},
-	"v1alpha1.CompensationPolicy.Currency":              {"currency", "", ""},
-	"v1alpha1.CompensationPolicy.MaxCreditPercent":      {"maxCreditPercent", "", ""},
-	"v1alpha1.CompensationPolicy.MonthlyFeeCents":       {"monthlyFeeCents", "", ""},
-	"v1alpha1.Measurement.AvailabilityPercent":          {"availabilityPercent", "", ""},
-	"v1alpha1.Measurement.Time":                         {"time", "", ""},
-	"v1alpha1.SLAContract.ObjectMeta":                   {"metadata", "", ""},
-	"v1alpha1.SLAContract.Spec":                         {"spec", "v1alpha1.SLAContractSpec", ""},
-	"v1alpha1.SLAContract.Status":                       {"status", "v1alpha1.SLAContractStatus", ""},
-	"v1alpha1.SLAContract.TypeMeta":                     {"", "", ""},
-	"v1alpha1.SLAContractSpec.Acknowledgement":          {"acknowledgement", "", ""},
-	"v1alpha1.SLAContractSpec.Compensation":             {"compensation", "v1alpha1.CompensationPolicy", ""},
-	"v1alpha1.SLAContractSpec.Customer":                 {"customer", "", ""},
-	"v1alpha1.SLAContractSpec.IntervalSeconds":          {"intervalSeconds", "", ""},
-	"v1alpha1.SLAContractSpec.Objective":                {"objective", "", ""},
-	"v1alpha1.SLAContractSpec.Query":                    {"query", "", ""},
-	"v1alpha1.SLAContractSpec.Service":                  {"service", "", ""},
-	"v1alpha1.SLAContractSpec.Thresholds":               {"thresholds", "v1alpha1.Thresholds", ""},
-	"v1alpha1.SLAContractSpec.WindowSeconds":            {"windowSeconds", "", ""},
-	"v1alpha1.SLAContractStatus.BelowBreachSince":       {"belowBreachSince", "", ""},
-	"v1alpha1.SLAContractStatus.BelowDegradeSince":      {"belowDegradeSince", "", ""},
-	"v1alpha1.SLAContractStatus.Breaches":               {"breaches", "v1alpha1.BreachRecord", "s"},
-	"v1alpha1.SLAContractStatus.Conditions":             {"conditions", "", "s"},
-	"v1alpha1.SLAContractStatus.Measurement":            {"measurement", "v1alpha1.Measurement", ""},
-	"v1alpha1.SLAContractStatus.ObservedGeneration":     {"observedGeneration", "", ""},
-	"v1alpha1.SLAContractStatus.Phase":                  {"phase", "", ""},
-	"v1alpha1.SLAContractStatus.RecoverSince":           {"recoverSince", "", ""},
-	"v1alpha1.Thresholds.BreachBelowPercent":            {"breachBelowPercent", "", ""},
-	"v1alpha1.Thresholds.BreachForSeconds":              {"breachForSeconds", "", ""},
-	"v1alpha1.Thresholds.DegradeBelowPercent":           {"degradeBelowPercent", "", ""},
-	"v1alpha1.Thresholds.DegradeForSeconds":             {"degradeForSeconds", "", ""},
-	"v1alpha1.Thresholds.RecoverAtPercent":              {"recoverAtPercent", "", ""},
-	"v1alpha1.Thresholds.RecoverForSeconds":             {"recoverForSeconds", "", ""},
-}
-
-// webhookMessages says what each validate keyword of the package checks, in modelgen's words.
-var webhookMessages = map[string]string{
-	"alpha":            "must satisfy: ASCII letters only",
-	"gt":               "must satisfy: length or value above",
-	"gte":              "must satisfy: length or value at least",
-	"gtefield":         "must satisfy: the value >= the named field of the same struct",
-	"hostname_rfc1123": "must be an RFC 1123 host name",
-	"iso4217":          "must be an ISO 4217 currency code",
-	"len":              "must satisfy: length (runes, items, entries) or value equals the parameter",
-	"lt":               "must satisfy: length or value below",
-	"lte":              "must satisfy: length or value at most",
-	"ltefield":         "must satisfy: the value <= the named field of the same struct",
-	"max":              "must satisfy: length at most, or value at most",
-	"min":              "must satisfy: length at least, or value at least",
-	"required":         "must satisfy: the value is not the zero value; slices, maps and pointers are not nil",
-	"uppercase":        "must satisfy: non-empty and all uppercase",
-}
-
-var webhookDefaultValidator = sync.OnceValue(func() *validator.Validate {
-	return validator.New()
-})
-
-// webhookValidate runs the validator on obj, a root of type root, and reports each failure at its JSON path.
-func webhookValidate(v *validator.Validate, root string, obj any) field.ErrorList {
-	if v == nil {
-		v = webhookDefaultValidator()
-	}
-	err := v.Struct(obj)
-	if err == nil {
-		return nil
-	}
-	var verrs validator.ValidationErrors
-	if !errors.As(err, &verrs) {
-		return field.ErrorList{field.InternalError(nil, err)}
-	}
-	var errs field.ErrorList
-	for _, fe := range verrs {
-		p := webhookPath(root, fe.StructNamespace())
-		if fe.ActualTag() == "required" {
-			errs = append(errs, field.Required(p, webhookMessage(fe)))
-			continue
-		}
-		errs = append(errs, field.Invalid(p, fe.Value(), webhookMessage(fe)))
-	}
-	return errs
-}
-
-// webhookMessage says which check failed: "must be an ISO 4217 currency code (iso4217)".
-func webhookMessage(fe validator.FieldError) string {
-	check := fe.ActualTag()
-	var says []string
-	for _, tag := range strings.Split(check, "|") {
-		if m, ok := webhookMessages[tag]; ok {
-			says = append(says, m)
-		}
-	}
-	if fe.Param() != "" {
-		check += "=" + fe.Param()
-	}
-	if len(says) == 0 {
-		return "fails the check " + check
-	}
-	return strings.Join(says, ", or ") + " (" + check + ")"
-}
-
-// webhookPath maps a validator namespace ("PaymentOrder.Spec.Tags[0]") to its JSON path (spec.tags[0]).
-func webhookPath(typ, ns string) *field.Path {
-	var p *field.Path
-	_, rest, _ := strings.Cut(ns, ".")
-	for rest != "" {
-		var name string
-		var keys []string
-		name, keys, rest = webhookSegment(rest)
-		f, ok := webhookFields[typ+"."+name]
-		if !ok {
-			f = webhookField{json: name}
-		}
-		if f.json != "" {
-			p = p.Child(f.json)
-		}
-		for i, k := range keys {
-			n, err := strconv.Atoi(k)
-			if err != nil || i < len(f.dims) && f.dims[i] == 'm' {
-				p = p.Key(k)
-			} else {
-				p = p.Index(n)
-			}
-		}
-		typ = f.typ
-	}
-	return p
-}
-
-// webhookSegment splits the first field off a namespace: "Tags[0][k].Name" is Tags, [0 k], Name.
-// A map key may hold dots and brackets: it ends at the first ']' followed by '.', '[' or the end.
-func webhookSegment(ns string) (name string, keys []string, rest string) {
-	i := strings.IndexAny(ns, ".[")
-	if i < 0 {
-		return ns, nil, ""
-	}
-	name = ns[:i]
-	for i < len(ns) && ns[i] == '[' {
-		end := i + 1
-		for end < len(ns) && !(ns[end] == ']' && (end+1 == len(ns) || ns[end+1] == '.' || ns[end+1] == '[')) {
-			end++
-		}
-		keys = append(keys, ns[i+1:min(end, len(ns))])
-		i = end + 1
-	}
-	if i < len(ns) && ns[i] == '.' {
-		i++
-	}
-	return name, keys, ns[min(i, len(ns)):]
-}
-
-// webhookInvalid is the API error for a list of field errors, nil for none.
-func webhookInvalid(gk schema.GroupKind, name string, errs field.ErrorList) error {
-	if len(errs) == 0 {
-		return nil
-	}
-	return apierrors.NewInvalid(gk, name, errs)
-}
-
-// webhookDenied reports an access denial: each field the subject may not change, or the tenancy error.
-func webhookDenied(err error) field.ErrorList {
-	if err == nil {
-		return nil
-	}
-	var we *rbac.WriteError
-	if !errors.As(err, &we) {
-		return field.ErrorList{field.Forbidden(nil, err.Error())}
-	}
-	var errs field.ErrorList
-	for _, p := range we.Paths {
-		errs = append(errs, field.Forbidden(field.NewPath(p), "the requesting subject may not change it"))
-	}
-	return errs
+// webhookTable maps "pkg.Type.GoField" to the field's JSON name, to report validator's
+// errors at JSON paths, and says what each validate keyword of the package checks.
+var webhookTable = &admit.Table{
+	Fields: map[string]admit.Field{
+		"v1alpha1.BreachRecord.AvailabilityPercent":         {JSON: "availabilityPercent"},
+		"v1alpha1.BreachRecord.CompensationCents":           {JSON: "compensationCents"},
+		"v1alpha1.BreachRecord.CreditPercent":               {JSON: "creditPercent"},
+		"v1alpha1.BreachRecord.Currency":                    {JSON: "currency"},
+		"v1alpha1.BreachRecord.DetectedAt":                  {JSON: "detectedAt"},
+		"v1alpha1.BreachRecord.Since":                       {JSON: "since"},
+		"v1alpha1.CompensationPolicy.BaseCreditPercent":     {JSON: "baseCreditPercent"},
+		"v1alpha1.CompensationPolicy.CreditPercentPerPoint": {JSON: "creditPercentPerPoint"},
+		"v1alpha1.CompensationPolicy.Currency":              {JSON: "currency"},
+		"v1alpha1.CompensationPolicy.MaxCreditPercent":      {JSON: "maxCreditPercent"},
+		"v1alpha1.CompensationPolicy.MonthlyFeeCents":       {JSON: "monthlyFeeCents"},
+		"v1alpha1.Measurement.AvailabilityPercent":          {JSON: "availabilityPercent"},
+		"v1alpha1.Measurement.Time":                         {JSON: "time"},
+		"v1alpha1.SLAContract.ObjectMeta":                   {JSON: "metadata"},
+		"v1alpha1.SLAContract.Spec":                         {JSON: "spec", Type: "v1alpha1.SLAContractSpec"},
+		"v1alpha1.SLAContract.Status":                       {JSON: "status", Type: "v1alpha1.SLAContractStatus"},
+		"v1alpha1.SLAContract.TypeMeta":                     {},
+		"v1alpha1.SLAContractSpec.Acknowledgement":          {JSON: "acknowledgement"},
+		"v1alpha1.SLAContractSpec.Compensation":             {JSON: "compensation", Type: "v1alpha1.CompensationPolicy"},
+		"v1alpha1.SLAContractSpec.Customer":                 {JSON: "customer"},
+		"v1alpha1.SLAContractSpec.IntervalSeconds":          {JSON: "intervalSeconds"},
+		"v1alpha1.SLAContractSpec.Objective":                {JSON: "objective"},
+		"v1alpha1.SLAContractSpec.Query":                    {JSON: "query"},
+		"v1alpha1.SLAContractSpec.Service":                  {JSON: "service"},
+		"v1alpha1.SLAContractSpec.Thresholds":               {JSON: "thresholds", Type: "v1alpha1.Thresholds"},
+		"v1alpha1.SLAContractSpec.WindowSeconds":            {JSON: "windowSeconds"},
+		"v1alpha1.SLAContractStatus.BelowBreachSince":       {JSON: "belowBreachSince"},
+		"v1alpha1.SLAContractStatus.BelowDegradeSince":      {JSON: "belowDegradeSince"},
+		"v1alpha1.SLAContractStatus.Breaches":               {JSON: "breaches", Type: "v1alpha1.BreachRecord", Dims: "s"},
+		"v1alpha1.SLAContractStatus.Conditions":             {JSON: "conditions", Dims: "s"},
+		"v1alpha1.SLAContractStatus.Measurement":            {JSON: "measurement", Type: "v1alpha1.Measurement"},
+		"v1alpha1.SLAContractStatus.ObservedGeneration":     {JSON: "observedGeneration"},
+		"v1alpha1.SLAContractStatus.Phase":                  {JSON: "phase"},
+		"v1alpha1.SLAContractStatus.RecoverSince":           {JSON: "recoverSince"},
+		"v1alpha1.Thresholds.BreachBelowPercent":            {JSON: "breachBelowPercent"},
+		"v1alpha1.Thresholds.BreachForSeconds":              {JSON: "breachForSeconds"},
+		"v1alpha1.Thresholds.DegradeBelowPercent":           {JSON: "degradeBelowPercent"},
+		"v1alpha1.Thresholds.DegradeForSeconds":             {JSON: "degradeForSeconds"},
+		"v1alpha1.Thresholds.RecoverAtPercent":              {JSON: "recoverAtPercent"},
+		"v1alpha1.Thresholds.RecoverForSeconds":             {JSON: "recoverForSeconds"},
+	},
+	Messages: map[string]string{
+		"alpha":            "must satisfy: ASCII letters only",
+		"gt":               "must satisfy: length or value above",
+		"gte":              "must satisfy: length or value at least",
+		"gtefield":         "must satisfy: the value >= the named field of the same struct",
+		"hostname_rfc1123": "must be an RFC 1123 host name",
+		"iso4217":          "must be an ISO 4217 currency code",
+		"len":              "must satisfy: length (runes, items, entries) or value equals the parameter",
+		"lt":               "must satisfy: length or value below",
+		"lte":              "must satisfy: length or value at most",
+		"ltefield":         "must satisfy: the value <= the named field of the same struct",
+		"max":              "must satisfy: length at most, or value at most",
+		"min":              "must satisfy: length at least, or value at least",
+		"required":         "must satisfy: the value is not the zero value; slices, maps and pointers are not nil",
+		"uppercase":        "must satisfy: non-empty and all uppercase",
+	},
 }
