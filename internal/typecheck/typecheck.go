@@ -32,6 +32,9 @@ type Check struct {
 	src *sourceCheck
 	// read are the files Compile read beyond the model's packages.
 	read []string
+	// exported and sourced are the dependencies the last Compile read
+	// from export data and checked from source.
+	exported, sourced []string
 }
 
 // Extra lists the files the last Compile read beyond the packages Load
@@ -70,7 +73,12 @@ func Start(m *model.Model) *Check {
 			n.deferred = n.deferred || d.deferred
 		}
 	}
-	c.schedule()
+	c.ready = make(chan struct{})
+	go func() {
+		defer close(c.ready)
+		c.exportData()
+		c.schedule()
+	}()
 	k.src = c
 	return k
 }
@@ -99,6 +107,9 @@ func (k *Check) Compile(generated map[string][]byte) model.Diagnostics {
 	}
 	c := k.src
 	k.src = nil // a second call checks afresh
+	if c != nil {
+		c.waitReady()
+	}
 	var starts []*packages.Package
 	full := map[string]bool{}
 	add := func(p *packages.Package) {
@@ -146,6 +157,7 @@ func (k *Check) Compile(generated map[string][]byte) model.Diagnostics {
 		return c.diags
 	}
 	c.run(starts)
+	k.exported, k.sourced = c.exported, c.sourced
 	return c.diags
 }
 
@@ -196,10 +208,20 @@ type sourceCheck struct {
 	nodes map[string]*checkNode
 	order []*checkNode
 
+	// listed are the packages (by nodeKey) whose export data was asked for.
+	listed map[string]bool
+	// exportMu serializes the reads of export data.
+	exportMu sync.Mutex
+	// ready closes when Start's go list has run and its checks are started.
+	ready chan struct{}
+
 	limit chan struct{}
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	diags model.Diagnostics
+	// exported and sourced are the dependencies read from export data and
+	// checked from source.
+	exported, sourced []string
 }
 
 type checkNode struct {
@@ -215,12 +237,17 @@ type checkNode struct {
 	deps                []*checkNode
 	done                chan struct{}
 	types               *types.Package
+	// export is the file of the package's export data in the build cache
+	// ("": check it from source); fromExport: it and every package below
+	// it are read from export data.
+	export     string
+	fromExport bool
 }
 
 func newSourceCheck(fset *token.FileSet) *sourceCheck {
 	return &sourceCheck{fset: fset, syntax: map[string][]*ast.File{}, full: map[string]bool{},
 		extra: map[string]map[string]*packages.Package{}, importErr: map[string]string{}, nodes: map[string]*checkNode{},
-		scanned: map[string]bool{}}
+		scanned: map[string]bool{}, listed: map[string]bool{}}
 }
 
 // nodeKey identifies a package across the loader's separate loads (one per
@@ -470,6 +497,7 @@ func (c *sourceCheck) run(starts []*packages.Package) {
 			n.full, n.deferred = c.full[nodeKey(n.pkg)], false
 		}
 	}
+	c.exportData()
 	c.schedule()
 	c.wait()
 }
@@ -499,11 +527,40 @@ func (c *sourceCheck) schedule() {
 	}
 }
 
+// waitReady waits for Start's go list and the start of its checks.
+func (c *sourceCheck) waitReady() {
+	if c.ready != nil {
+		<-c.ready
+	}
+}
+
 // wait waits for every check started.
-func (c *sourceCheck) wait() { c.wg.Wait() }
+func (c *sourceCheck) wait() {
+	c.waitReady()
+	c.wg.Wait()
+}
 
 func (c *sourceCheck) check(n *checkNode) {
 	p := n.pkg
+	if p.PkgPath == "unsafe" {
+		n.types = types.Unsafe
+		return
+	}
+	if n.export != "" && !n.full {
+		tpkg, err := c.readExport(n)
+		if err == nil {
+			n.types = tpkg
+			c.mu.Lock()
+			c.exported = append(c.exported, p.PkgPath)
+			c.mu.Unlock()
+			return
+		}
+	}
+	if !n.full && !userPackage(p) {
+		c.mu.Lock()
+		c.sourced = append(c.sourced, p.PkgPath)
+		c.mu.Unlock()
+	}
 	files := c.files(n)
 	var errs []types.Error
 	conf := &types.Config{
