@@ -14,6 +14,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -664,11 +665,18 @@ func (c *sourceCheck) files(n *checkNode) []*ast.File {
 	return out
 }
 
-// parse adds one file on disk; a dependency's function bodies are dropped
-// at once (the check ignores them). A file that does not parse is left
+// parse adds one file on disk; a dependency's function bodies are blanked
+// before it is parsed (blankBodies: the check ignores them). A file that does not parse is left
 // out: the errors it causes are reported where they show.
 func (c *sourceCheck) parse(out []*ast.File, path string, bodies bool) []*ast.File {
-	f, err := parser.ParseFile(c.fset, path, nil, parser.SkipObjectResolution)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return out // as a file that does not parse
+	}
+	if !bodies {
+		src = blankBodies(src)
+	}
+	f, err := parser.ParseFile(c.fset, path, src, parser.SkipObjectResolution)
 	if f == nil || err != nil && !bodies {
 		return out
 	}
