@@ -210,8 +210,7 @@ approve() {
 if [ "${UPSTREAM:-1}" = "1" ]; then
 	upstream() {
 		local name=$1 module=$2 pattern=$3 src dir
-		dir=$work/upstream-${module%@*}
-		dir=${dir//\//-}
+		dir=$work/upstream-$(echo "${module%@*}" | tr / -)
 		src=$(go mod download -json "$module" | awk -F'"' '/"Dir"/ { print $4 }')
 		rm -rf "$dir"
 		cp -r "$src" "$dir"
