@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/modelgen/modelgen/model"
 	"golang.org/x/tools/go/gcexportdata"
@@ -52,29 +51,22 @@ echo "modelgen: not in the build cache" >&2
 exit 1
 `
 
-var (
-	toolexecOnce sync.Once
-	toolexecPath string
-)
-
-// toolexec writes the refusing program once per process ("" when it cannot).
+// toolexec writes the refusing program ("" when it cannot); the caller
+// removes it.
 func toolexec() string {
-	toolexecOnce.Do(func() {
-		if runtime.GOOS == "windows" {
-			return
-		}
-		f, err := os.CreateTemp("", "modelgen-toolexec-*.sh")
-		if err != nil {
-			return
-		}
-		_, werr := f.WriteString(refuseScript)
-		if cerr := f.Close(); werr != nil || cerr != nil || os.Chmod(f.Name(), 0o755) != nil {
-			_ = os.Remove(f.Name())
-			return
-		}
-		toolexecPath = f.Name()
-	})
-	return toolexecPath
+	if runtime.GOOS == "windows" {
+		return ""
+	}
+	f, err := os.CreateTemp("", "modelgen-toolexec-*.sh")
+	if err != nil {
+		return ""
+	}
+	_, werr := f.WriteString(refuseScript)
+	if cerr := f.Close(); werr != nil || cerr != nil || os.Chmod(f.Name(), 0o755) != nil {
+		_ = os.Remove(f.Name())
+		return ""
+	}
+	return f.Name()
 }
 
 // listExport runs go list -export -deps on paths in a module's root, as
@@ -86,6 +78,7 @@ func listExport(root string, paths []string) (map[string]*exportEntry, error) {
 	if tool == "" {
 		return nil, errors.New("no -toolexec program")
 	}
+	defer os.Remove(tool)
 	args := append([]string{"list", "-e", "-export", "-deps", "-toolexec", tool,
 		"-json=ImportPath,Dir,Export,Imports,Error", "--"}, paths...)
 	cmd := exec.Command("go", args...)
