@@ -16,7 +16,16 @@
 #   NOCHANGE=0 hack/bench-generation.sh      skip the run-with-nothing-to-change table
 #   DROPIN=0 hack/bench-generation.sh        skip the drop-in table (modelgen controller-gen
 #                                            against controller-gen on a kubebuilder project
-#                                            whose reconciler imports controller-runtime)
+#                                            whose reconciler imports controller-runtime, and
+#                                            on 1000 synthetic kinds, `object crd`)
+#   DROPIN_BUILD=0 hack/bench-generation.sh  no `go build` of the drop-in project and of the
+#                                            upstream modules before they are timed (by default
+#                                            the build cache holds their dependencies' export
+#                                            data, as after a developer's first build)
+#   SCALE="500 1000 2000" hack/bench-generation.sh  the scale table: a synthetic module shaped
+#                                            like upjet's providers (kinds over packages as
+#                                            2,000 over 150, nested parameter blocks); SCALE=
+#                                            skips it (the default)
 # The empty-GOCACHE rows run each contender on the upstream modules with a
 # fresh, empty GOCACHE of its own (a fresh CI runner: the module cache stays
 # warm, the build cache is empty); the tool-build row times `go build` of
@@ -200,17 +209,24 @@ approve() {
 
 if [ "${UPSTREAM:-1}" = "1" ]; then
 	upstream() {
-		local name=$1 module=$2 pattern=$3 src
+		local name=$1 module=$2 pattern=$3 src dir
+		dir=$work/upstream-$(echo "${module%@*}" | tr / -)
 		src=$(go mod download -json "$module" | awk -F'"' '/"Dir"/ { print $4 }')
-		rm -rf "$work/$name"
-		cp -r "$src" "$work/$name"
-		chmod -R u+w "$work/$name"
-		approve "$work/$name" "$pattern"
-		bench "$name" "$work/$name" "$pattern"
+		rm -rf "$dir"
+		cp -r "$src" "$dir"
+		chmod -R u+w "$dir"
+		approve "$dir" "$pattern"
+		# the build cache holds the dependencies' export data, as after a
+		# developer's first build (DROPIN_BUILD=0: it may not)
+		[ "${DROPIN_BUILD:-1}" = "0" ] || (cd "$dir" && go build "$pattern" >/dev/null 2>&1) || true
+		bench "$name" "$dir" "$pattern"
 	}
 	upstream gateway-api sigs.k8s.io/gateway-api@v1.6.3 ./apis/...
 	upstream cluster-api sigs.k8s.io/cluster-api/api@v1.14.2 ./core/v1beta2/...
 	upstream prometheus-operator github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.2 ./v1/...
+	# a whole repository's module: its API packages import controller-runtime
+	# and client-go (conversion hubs, openapi-gen output)
+	upstream 'kueue v0.17.0 `./apis/...`' sigs.k8s.io/kueue@v0.17.0 ./apis/...
 fi
 
 # the drop-in: `modelgen controller-gen` and controller-gen on the same
@@ -218,15 +234,16 @@ fi
 # on compat/upstream's kubebuilder project with a reconciler that embeds
 # controller-runtime's client, as a scaffold's does
 dropin_line() {
-	local name=$1 k r
-	shift
+	local name=$1 dir=$2 k r
+	shift 2
 	local -A t m
 	for _ in $(seq "$rounds"); do
 		for k in cg mg; do
-			rm -rf "$work/dropin/out"
+			rm -rf "$dir/out"
 			case $k in
-			cg) r=$(measure "$work/dropin" "$cg" "$@") ;;
-			mg) r=$(measure "$work/dropin" "$mg" controller-gen "$@") ;;
+			cg) r=$(measure "$dir" "$cg" "$@") ;;
+			mg) r=$(measure "$dir" "$mg" controller-gen "$@")
+				grep -q 'modelgen controller-gen:' "$work/out" && echo "bench-generation: modelgen controller-gen failed on $name (timed all the same): $(tail -1 "$work/out")" >&2 ;;
 			esac
 			t[$k]="${t[$k]:-} ${r% *}"
 			m[$k]="${m[$k]:-} ${r#* }"
@@ -272,13 +289,99 @@ GO
 	(cd "$work/dropin" && go get sigs.k8s.io/controller-runtime@v0.25.2 >/dev/null 2>&1 && go mod tidy >/dev/null 2>&1)
 	manifests=(rbac:roleName=manager-role crd webhook paths=./... output:crd:artifacts:config=out/crd output:rbac:artifacts:config=out/rbac output:webhook:artifacts:config=out/webhook)
 	object=(object:headerFile=hack/boilerplate.go.txt paths=./...)
-	# warm the caches: not measured
+	# warm the caches: not measured; then, as after a developer's first
+	# build, the build cache holds the project's export data (the API
+	# package compiles once the deepcopy file is there)
 	(cd "$work/dropin" && "$cg" "${object[@]}" >/dev/null 2>&1 && "$cg" "${manifests[@]}" >/dev/null 2>&1 && "$mg" controller-gen "${manifests[@]}" >/dev/null 2>&1) || true
+	[ "${DROPIN_BUILD:-1}" = "0" ] || (cd "$work/dropin" && go build ./... >/dev/null 2>&1) || echo "bench-generation: go build ./... of the drop-in project failed" >&2
 	echo
-	echo "| kubebuilder project, controller-runtime reconciler | controller-gen v0.23.0 | modelgen controller-gen | modelgen / controller-gen |"
+	echo "| drop-in (\`DROPIN_BUILD=${DROPIN_BUILD:-1}\`) | controller-gen v0.23.0 | modelgen controller-gen | modelgen / controller-gen |"
 	echo "|---|---:|---:|---:|"
-	dropin_line 'manifests line (`rbac:roleName=manager-role crd webhook`)' "${manifests[@]}"
-	dropin_line 'generate line (`object:headerFile=...`)' "${object[@]}"
+	dropin_line 'kubebuilder project, manifests line (`rbac:roleName=manager-role crd webhook`)' "$work/dropin" "${manifests[@]}"
+	dropin_line 'kubebuilder project, generate line (`object:headerFile=...`)' "$work/dropin" "${object[@]}"
+	[ -d "$work/synth1000" ] || synth 1000 "$work/synth1000"
+	kinds=(object crd paths=./... output:crd:dir=out/crd)
+	(cd "$work/synth1000" && "$cg" "${kinds[@]}" >/dev/null 2>&1 && "$mg" controller-gen "${kinds[@]}" >/dev/null 2>&1) || true
+	dropin_line 'synthetic, 1000 kinds (`object crd`)' "$work/synth1000" "${kinds[@]}"
+fi
+
+# upjet N DIR writes a module shaped like an upjet provider's API: N kinds
+# over packages as 2,000 over 150, each kind with forProvider,
+# initProvider and atProvider blocks (parameters, init parameters,
+# observation), each with scalar pointers, a map, a list, and two nested
+# list blocks three levels deep, and a CEL rule on the spec as upjet
+# writes for a required parameter.
+upjet() {
+	local n=$1 dir=$2
+	local pkgs=$(( (n * 150 + 1999) / 2000 ))
+	mkdir -p "$dir"
+	printf 'module example.com/upjet\n\ngo 1.26.0\n\nrequire k8s.io/apimachinery v0.37.2\n' >"$dir/go.mod"
+	cp "$root/go.sum" "$dir/go.sum"
+	awk -v n="$n" -v pkgs="$pkgs" -v dir="$dir" '
+	function block(out, k, v, name, depth,    t) {
+		t = k name v
+		printf "// %s is a nested block of %s.\ntype %s struct {\n", t, k, t >out
+		printf "\t// +optional\n\tKey *string `json:\"key,omitempty\" tf:\"key,omitempty\"`\n" >out
+		printf "\t// +optional\n\tPriority *int64 `json:\"priority,omitempty\" tf:\"priority,omitempty\"`\n" >out
+		printf "\t// +optional\n\tValues []*string `json:\"values,omitempty\" tf:\"values,omitempty\"`\n" >out
+		if (depth < 3) {
+			printf "\t// +optional\n\tMatch []%s `json:\"match,omitempty\" tf:\"match,omitempty\"`\n}\n\n", k name "Match" v >out
+			block(out, k, v, name "Match", depth + 1)
+		} else {
+			printf "}\n\n" >out
+		}
+	}
+	function variant(out, k, v, doc) {
+		printf "// %s%s %s\ntype %s%s struct {\n", k, v, doc, k, v >out
+		if (v == "Observation") {
+			printf "\tID *string `json:\"id,omitempty\" tf:\"id,omitempty\"`\n\tArn *string `json:\"arn,omitempty\" tf:\"arn,omitempty\"`\n" >out
+		}
+		printf "\t// The region.\n\t// +optional\n\tRegion *string `json:\"region,omitempty\" tf:\"region,omitempty\"`\n" >out
+		printf "\t// +optional\n\tName *string `json:\"name,omitempty\" tf:\"name,omitempty\"`\n" >out
+		printf "\t// +optional\n\tSize *int64 `json:\"size,omitempty\" tf:\"size,omitempty\"`\n" >out
+		printf "\t// +optional\n\tEnabled *bool `json:\"enabled,omitempty\" tf:\"enabled,omitempty\"`\n" >out
+		printf "\t// +optional\n\t// +mapType=granular\n\tTags map[string]*string `json:\"tags,omitempty\" tf:\"tags,omitempty\"`\n" >out
+		printf "\t// +optional\n\t// +listType=set\n\tZones []*string `json:\"zones,omitempty\" tf:\"zones,omitempty\"`\n" >out
+		printf "\t// +optional\n\tRule []%sRule%s `json:\"rule,omitempty\" tf:\"rule,omitempty\"`\n", k, v >out
+		printf "\t// +optional\n\tNetwork []%sNetwork%s `json:\"network,omitempty\" tf:\"network,omitempty\"`\n}\n\n", k, v >out
+		block(out, k, v, "Rule", 1)
+		block(out, k, v, "Network", 2)
+	}
+	BEGIN {
+		for (p = 0; p < pkgs; p++) {
+			pd = sprintf("%s/apis/g%03d/v1beta1", dir, p)
+			system("mkdir -p " pd)
+			printf "// Package v1beta1 is a synthetic provider API.\n// +groupName=g%03d.upjet.example.com\n// +kubebuilder:object:generate=true\npackage v1beta1\n", p >(pd "/doc.go")
+			close(pd "/doc.go")
+		}
+		for (i = 0; i < n; i++) {
+			p = i % pkgs
+			out = sprintf("%s/apis/g%03d/v1beta1/kind%04d_types.go", dir, p, i)
+			k = sprintf("Resource%04d", i)
+			print "package v1beta1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n" >out
+			variant(out, k, "Parameters", "are the configurable fields.")
+			variant(out, k, "InitParameters", "are the fields set at creation only.")
+			variant(out, k, "Observation", "are the observed fields.")
+			printf "// %sSpec is the desired state.\ntype %sSpec struct {\n\tForProvider %sParameters `json:\"forProvider\"`\n\t// +optional\n\tInitProvider %sInitParameters `json:\"initProvider,omitempty\"`\n\t// +kubebuilder:validation:Enum=Delete;Orphan\n\t// +kubebuilder:default=Delete\n\t// +optional\n\tDeletionPolicy string `json:\"deletionPolicy,omitempty\"`\n}\n\n", k, k, k, k >out
+			printf "// %sStatus is the observed state.\ntype %sStatus struct {\n\tAtProvider %sObservation `json:\"atProvider,omitempty\"`\n\tConditions []metav1.Condition `json:\"conditions,omitempty\"`\n}\n\n", k, k, k >out
+			printf "// %s is a synthetic managed resource.\n// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status\n// +kubebuilder:resource:scope=Cluster\n// +kubebuilder:printcolumn:name=\"AGE\",type=\"date\",JSONPath=\".metadata.creationTimestamp\"\n", k >out
+			printf "type %s struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\t// +kubebuilder:validation:XValidation:rule=\"has(self.forProvider.region) || has(self.initProvider.region)\",message=\"spec.forProvider.region is a required parameter\"\n\tSpec   %sSpec   `json:\"spec\"`\n\tStatus %sStatus `json:\"status,omitempty\"`\n}\n\n", k, k, k >out
+			printf "// %sList is a list of %s.\n// +kubebuilder:object:root=true\ntype %sList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems []%s `json:\"items\"`\n}\n", k, k, k, k >out
+			close(out)
+		}
+	}'
+	(cd "$dir" && go mod tidy >/dev/null 2>&1 && "$cg" object paths=./... >/dev/null 2>&1 && go build ./...)
+}
+
+if [ -n "${SCALE:-}" ]; then
+	echo
+	echo "| upjet-shaped module | controller-gen crd object | modelgen (all outputs) | modelgen / controller-gen | controller-gen crd | modelgen --only crd | modelgen / controller-gen |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	for n in $SCALE; do
+		upjet "$n" "$work/upjet$n"
+		bench "$n kinds, $(( (n * 150 + 1999) / 2000 )) packages" "$work/upjet$n" ./...
+		[ -n "${KEEP:-}" ] || rm -rf "$work/upjet$n"
+	done
 fi
 
 # cold NAME MODULE PATTERN: controller-gen crd object and modelgen (all

@@ -83,6 +83,15 @@ type Config struct {
 	// role and webhook manifests); a run that copies or generates Go needs
 	// every field's type.
 	TypesOnly bool
+	// ObjectOnly type-checks what controller-gen's object generator
+	// checks: the packages the type declarations name, except through an
+	// interface type (its methods' parameters and results are not
+	// followed), as its check filter does. For runs whose only backend is
+	// deepcopy (the drop-in's object line), which copies an interface
+	// value without looking into its methods: a reconciler embedding
+	// controller-runtime's client interface does not pull client-go's
+	// graph into the check. TypesOnly, when set too, wins (it checks less).
+	ObjectOnly bool
 }
 
 // Load loads the packages once and builds the model. Problems in the user's
@@ -136,7 +145,18 @@ func checker(cfg Config) *loader.TypeChecker {
 	if cfg.TypesOnly {
 		return &loader.TypeChecker{NodeFilters: []loader.NodeFilter{jsonTypes}}
 	}
+	if cfg.ObjectOnly {
+		return &loader.TypeChecker{NodeFilters: []loader.NodeFilter{noInterfaces}}
+	}
 	return &loader.TypeChecker{}
+}
+
+// noInterfaces is the check filter of a load for deepcopy alone
+// (Config.ObjectOnly), controller-gen object's own: everything but what an
+// interface type names.
+func noInterfaces(node ast.Node) bool {
+	_, iface := node.(*ast.InterfaceType)
+	return !iface
 }
 
 // jsonTypes is the check filter of a load for the schemas: the fields of

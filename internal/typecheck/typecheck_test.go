@@ -2,7 +2,9 @@ package typecheck_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -187,5 +189,50 @@ func TestCheckedInGeneratedFilesStay(t *testing.T) {
 	m, _ := apiModule(t, map[string]string{"v1/types.go": kind, "v1/zz_generated.deepcopy.go": deepcopyOnDisk, "v2/convert.go": spoke}, "./...")
 	if diags := typecheck.Start(m).Compile(nil); len(diags) != 0 {
 		t.Fatalf("want no diagnostics, got %v", diags)
+	}
+}
+
+// TestExportDataOnlyFromTheCache: a dependency the build cache holds
+// compiled is read from its export data, one it does not hold is checked
+// from source, and the check's go list compiles nothing (the package that
+// was not cached still is not).
+func TestExportDataOnlyFromTheCache(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("GOCACHE", cache)
+	t.Setenv("MODELGEN_EXPORTDATA", "")
+	if out, err := exec.Command("go", "build", "unicode/utf8").CombinedOutput(); err != nil {
+		t.Fatalf("go build unicode/utf8: %v\n%s", err, out)
+	}
+	m, dir := scratch(t, "package scratch\n\nimport (\n\t\"container/list\"\n\t\"unicode/utf8\"\n)\n\n"+
+		"// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tName string `json:\"name\"`\n}\n\n"+
+		"var _ = list.New\n\n// Width is the width of the name.\nfunc (w Widget) Width() int { return utf8.RuneCountInString(w.Name) }\n")
+	k := typecheck.Start(m)
+	gen := "package scratch\n\nimport \"unicode/utf8\"\n\nfunc (w Widget) Valid() bool { return utf8.ValidString(w.Name) }\n"
+	if diags := k.Compile(map[string][]byte{filepath.Join(dir, "zz_generated.widget.go"): []byte(gen)}); len(diags) != 0 {
+		t.Fatalf("want no diagnostics, got %v", diags)
+	}
+	exported, sourced := typecheck.Sources(k)
+	if !slices.Equal(exported, []string{"unicode/utf8"}) || !slices.Equal(sourced, []string{"container/list"}) {
+		t.Errorf("want unicode/utf8 from export data and container/list from source, got %v and %v", exported, sourced)
+	}
+	// go list -export -toolexec refusing every compile: a package built by
+	// the check's go list would have export data now
+	refuse := filepath.Join(t.TempDir(), "refuse.sh")
+	testkit.WriteFile(t, refuse, "#!/bin/sh\ncase \"$2\" in -V=full|-###) exec \"$@\";; esac\nexit 1\n")
+	if err := os.Chmod(refuse, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "list", "-e", "-export", "-toolexec", refuse, "-f", "{{.ImportPath}} {{.Export}}", "container/list", "unicode/utf8").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n"); len(lines) != 2 || lines[0] != "container/list " || lines[1] == "unicode/utf8 " {
+		t.Errorf("want container/list still not compiled and unicode/utf8 cached, got %q", out)
+	}
+	// a wrong use of a package read from export data is an error
+	k = typecheck.Start(m)
+	bad := "package scratch\n\nimport \"unicode/utf8\"\n\nfunc (w Widget) Valid() bool { return utf8.ValidString(w) }\n"
+	if diags := k.Compile(map[string][]byte{filepath.Join(dir, "zz_generated.widget.go"): []byte(bad)}); !diags.HasErrors() {
+		t.Errorf("want an error for a Widget passed as a string, got %v", diags)
 	}
 }

@@ -106,7 +106,7 @@ func controllerGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen controller-gen:", err)
 		return ExitUsage
 	}
-	m, err := model.Load(model.Config{Patterns: run.paths, ForeignKeywords: true, TypesOnly: run.typesOnly()})
+	m, err := model.Load(model.Config{Patterns: run.paths, ForeignKeywords: true, TypesOnly: run.typesOnly(), ObjectOnly: len(run.gens) == 1 && run.gens["object"] != nil})
 	if err != nil {
 		fmt.Fprintln(stderr, "modelgen controller-gen:", err)
 		return ExitFail
