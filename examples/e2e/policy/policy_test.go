@@ -245,7 +245,11 @@ func TestTenantIsolationAndFieldWrites(t *testing.T) {
 	param.SetAPIVersion("modelgen.io/v1alpha1")
 	param.SetKind("AccessPolicy")
 	param.SetName("modelgen-access")
-	override := `{"spec":{"tenants":{"acme":{"types":{"payments.example.com/v1alpha1.PaymentOrder":{"auditor":{"read":["*"],"write":["spec.description"]}}}}}}}`
+	// (an override names each served version's type: each version's
+	// policy judges every request, converted to its version)
+	override := `{"spec":{"tenants":{"acme":{"types":{` +
+		`"payments.example.com/v1alpha1.PaymentOrder":{"auditor":{"read":["*"],"write":["spec.description"]}},` +
+		`"payments.example.com/v1.PaymentOrder":{"auditor":{"read":["*"],"write":["spec.description"]}}}}}}}`
 	if err := admin.Patch(ctx, param, client.RawPatch(types.MergePatchType, []byte(override))); err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +337,10 @@ func initechClerk(t *testing.T) client.Client {
 	param.SetAPIVersion("modelgen.io/v1alpha1")
 	param.SetKind("AccessPolicy")
 	param.SetName("modelgen-access")
-	override := `{"spec":{"tenants":{"initech":{"types":{"payments.example.com/v1alpha1.PaymentOrder":{"clerk":{"read":["*"],"write":["spec.amount","spec.currency","spec.payerId","spec.payeeId","spec.method","spec.description"]}}}}}}}`
+	// v1's amount holds v1alpha1's amount and currency
+	override := `{"spec":{"tenants":{"initech":{"types":{` +
+		`"payments.example.com/v1alpha1.PaymentOrder":{"clerk":{"read":["*"],"write":["spec.amount","spec.currency","spec.payerId","spec.payeeId","spec.method","spec.description"]}},` +
+		`"payments.example.com/v1.PaymentOrder":{"clerk":{"read":["*"],"write":["spec.amount","spec.payerId","spec.payeeId","spec.method","spec.description"]}}}}}}}`
 	if err := admin.Patch(ctx, param, client.RawPatch(types.MergePatchType, []byte(override))); err != nil {
 		t.Fatal(err)
 	}

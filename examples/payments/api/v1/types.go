@@ -101,6 +101,10 @@ type PaymentOrderSpec struct {
 
 // Money is an amount in minor units of a currency (cents for EUR, yen for
 // JPY: MinorDigits says how many digits a currency's minor unit has).
+// Whoever may write the spec may write its fields, as v1alpha1's amount and
+// currency.
+//
+// +modelgen:access:default="read=*,write=tenant-admin"
 type Money struct {
 	// Units is the amount in minor units (1250 EUR is 12.50 euros).
 	Units int32 `json:"units" validate:"required,gte=1,lte=1000000000"`

@@ -1,6 +1,6 @@
 //go:build envtest
 
-package e2e
+package payments_test
 
 import (
 	"context"
@@ -12,37 +12,20 @@ import (
 
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	paymentsv1 "github.com/modelgen/modelgen/examples/payments/api/v1"
 	paymentsv1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
+	"github.com/modelgen/modelgen/examples/payments/gateway"
 	"github.com/modelgen/modelgen/examples/payments/migration"
+	"github.com/modelgen/modelgen/examples/payments/operator"
 	"github.com/modelgen/modelgen/internal/testkit"
 )
 
-const paymentOrdersCRD = "paymentorders.payments.example.com"
-
-// bothVersions is a client of PaymentOrder in v1alpha1 and v1, and of CRDs.
-func bothVersions(t *testing.T) client.Client {
-	t.Helper()
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{paymentsv1.AddToScheme, paymentsv1alpha1.AddToScheme, apiext.AddToScheme} {
-		if err := add(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c, err := client.New(restConfig, client.Options{Scheme: s})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func alphaOrder(name string, amount float64, currency string) *paymentsv1alpha1.PaymentOrder {
+func alphaOrder(ns, name string, amount float64, currency string) *paymentsv1alpha1.PaymentOrder {
 	return &paymentsv1alpha1.PaymentOrder{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"team": "a"}},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: map[string]string{"team": "a"}},
 		Spec: paymentsv1alpha1.PaymentOrderSpec{
 			Amount: amount, Currency: currency, PayerID: "DE89370400440532", PayeeID: "FR14200410100505",
 			TenantID: "acme", Method: "sepa", Description: "rent", Tags: []string{"monthly"},
@@ -54,7 +37,7 @@ func alphaOrder(name string, amount float64, currency string) *paymentsv1alpha1.
 // conversion webhook of both versions (what the control plane of these
 // tests does with envtest's own URL).
 func TestPaymentOrderConversionPatch(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "config", "crd", "patches", "webhook_in_paymentorders.yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "config", "crd", "patches", "webhook_in_paymentorders.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +46,13 @@ func TestPaymentOrderConversionPatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	conv := patch.Spec.Conversion
-	if patch.Name != paymentOrdersCRD || conv == nil || conv.Strategy != apiext.WebhookConverter || conv.Webhook == nil || conv.Webhook.ClientConfig == nil ||
+	if patch.Name != operator.CRDName || conv == nil || conv.Strategy != apiext.WebhookConverter || conv.Webhook == nil || conv.Webhook.ClientConfig == nil ||
 		conv.Webhook.ClientConfig.Service == nil || conv.Webhook.ClientConfig.Service.Name != "payments-operator" || conv.Webhook.ClientConfig.Service.Path == nil || *conv.Webhook.ClientConfig.Service.Path != "/convert" ||
 		patch.Annotations["conversion.modelgen.io/versions"] != "v1,v1alpha1" {
-		t.Fatalf("the generated patch is not the conversion webhook of %s:\n%s", paymentOrdersCRD, data)
+		t.Fatalf("the generated patch is not the conversion webhook of %s:\n%s", operator.CRDName, data)
 	}
 	var crd apiext.CustomResourceDefinition
-	if err := bothVersions(t).Get(context.Background(), client.ObjectKey{Name: paymentOrdersCRD}, &crd); err != nil {
+	if err := k8s.Get(context.Background(), client.ObjectKey{Name: operator.CRDName}, &crd); err != nil {
 		t.Fatal(err)
 	}
 	if crd.Spec.Conversion == nil || crd.Spec.Conversion.Strategy != apiext.WebhookConverter {
@@ -85,9 +68,10 @@ func TestPaymentOrderConversionPatch(t *testing.T) {
 // reads what the other wrote. An amount the conversion refuses (12.345 EUR,
 // not a whole number of cents) is the server's error to the client.
 func TestPaymentOrderConversion(t *testing.T) {
-	c := bothVersions(t)
+	c := k8s
 	ctx := context.Background()
-	alpha := alphaOrder("conv-1", 12.5, "EUR")
+	ns := namespace(t)
+	alpha := alphaOrder(ns, "conv-1", 12.5, "EUR")
 	if err := c.Create(ctx, alpha); err != nil {
 		t.Fatalf("creating through v1alpha1: %v", err)
 	}
@@ -139,8 +123,11 @@ func TestPaymentOrderConversion(t *testing.T) {
 	if v1.Spec.Priority != 2 || v1.Spec.Description != "rent, March" || v1.Spec.Amount.Units != 1250 {
 		t.Errorf("through v1 after the v1alpha1 update: %+v", v1.Spec)
 	}
-	// the amount stays immutable through v1alpha1 too (the rule of v1, on
-	// the converted object)
+	// the amount stays immutable through each version
+	v1.Spec.Amount.Units = 1300
+	if err := c.Update(ctx, &v1); err == nil || !strings.Contains(err.Error(), "amount is immutable") {
+		t.Errorf("changing the amount through v1: want amount is immutable, got %v", err)
+	}
 	back = paymentsv1alpha1.PaymentOrder{}
 	if err := c.Get(ctx, key, &back); err != nil {
 		t.Fatal(err)
@@ -151,7 +138,7 @@ func TestPaymentOrderConversion(t *testing.T) {
 	}
 
 	// a conversion that fails is the server's error to the client
-	bad := alphaOrder("conv-bad", 12.345, "EUR")
+	bad := alphaOrder(ns, "conv-bad", 12.345, "EUR")
 	err := c.Create(ctx, bad)
 	if err == nil {
 		_ = c.Delete(ctx, bad)
@@ -164,20 +151,36 @@ func TestPaymentOrderConversion(t *testing.T) {
 // TestPaymentOrderStorageMigration walks docs/conversion.md's migration on
 // a real kube-apiserver: orders stored as v1alpha1 (the storage version
 // switched back for the test), the storage version moved to v1, the
-// migration package's Migrate rewriting every stored order and trimming
-// status.storedVersions to v1, then v1alpha1 no longer served and removed
-// from the CRD; the orders keep every field, and are read with v1alpha1 gone
-// (which an order still stored as v1alpha1 could not be).
+// operator started with --migrate-storage (package migration) rewriting
+// every stored order and trimming status.storedVersions to v1, then
+// v1alpha1 no longer served and removed from the CRD; the orders keep every
+// field, and are read with v1alpha1 gone (which an order still stored as
+// v1alpha1 could not be). Migrate run again has nothing to do.
 func TestPaymentOrderStorageMigration(t *testing.T) {
-	c := bothVersions(t)
+	c := k8s
 	ctx := context.Background()
+	crdObj := func() *apiext.CustomResourceDefinition {
+		t.Helper()
+		var crd apiext.CustomResourceDefinition
+		if err := c.Get(ctx, client.ObjectKey{Name: operator.CRDName}, &crd); err != nil {
+			t.Fatal(err)
+		}
+		return &crd
+	}
+	changeCRD := func(what string, change func(*apiext.CustomResourceDefinition)) {
+		t.Helper()
+		testkit.EventuallyNil(t, what, func() error {
+			var crd apiext.CustomResourceDefinition
+			if err := c.Get(ctx, client.ObjectKey{Name: operator.CRDName}, &crd); err != nil {
+				return err
+			}
+			change(&crd)
+			return c.Update(ctx, &crd)
+		})
+	}
 	setVersions := func(storage string, alphaServed bool) {
 		t.Helper()
-		testkit.Eventually(t, "the CRD's versions to change", func() (bool, string) {
-			var crd apiext.CustomResourceDefinition
-			if err := c.Get(ctx, client.ObjectKey{Name: paymentOrdersCRD}, &crd); err != nil {
-				return false, err.Error()
-			}
+		changeCRD("the CRD's versions to change", func(crd *apiext.CustomResourceDefinition) {
 			for i := range crd.Spec.Versions {
 				v := &crd.Spec.Versions[i]
 				v.Storage = v.Name == storage
@@ -185,58 +188,45 @@ func TestPaymentOrderStorageMigration(t *testing.T) {
 					v.Served = alphaServed
 				}
 			}
-			err := c.Update(ctx, &crd)
-			return err == nil, errString(err)
 		})
-	}
-	storedVersions := func() []string {
-		t.Helper()
-		var crd apiext.CustomResourceDefinition
-		if err := c.Get(ctx, client.ObjectKey{Name: paymentOrdersCRD}, &crd); err != nil {
-			t.Fatal(err)
-		}
-		return crd.Status.StoredVersions
 	}
 	setVersions("v1alpha1", true)
 	t.Cleanup(func() { setVersions("v1", true) })
 
+	// orders in a namespace no operator watches: only the migration
+	// touches them
+	ns := namespace(t)
 	names := []string{"mig-1", "mig-2", "mig-3"}
 	for i, name := range names {
-		o := alphaOrder(name, float64(100+i)+0.25, "EUR")
+		o := alphaOrder(ns, name, float64(100+i)+0.25, "EUR")
 		if err := c.Create(ctx, o); err != nil {
 			t.Fatalf("creating %s through v1alpha1 (stored as v1alpha1): %v", name, err)
 		}
-		t.Cleanup(func() {
-			_ = c.Delete(context.Background(), &paymentsv1.PaymentOrder{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}})
-		})
 	}
-	if got := storedVersions(); !slices.Contains(got, "v1alpha1") {
+	if got := crdObj().Status.StoredVersions; !slices.Contains(got, "v1alpha1") {
 		t.Fatalf("storedVersions %v: the orders were stored as v1alpha1", got)
 	}
 
-	// the storage version moves to v1; the stored orders are rewritten
+	// the storage version moves to v1; the operator rewrites the stored
+	// orders and trims storedVersions
 	setVersions("v1", true)
-	res, err := migration.Migrate(ctx, c, paymentOrdersCRD)
-	if err != nil {
-		t.Fatalf("migrating: %v", err)
-	}
-	if res.Storage != "v1" || res.Rewritten < len(names) || !slices.Contains(res.Trimmed, "v1alpha1") {
-		t.Errorf("the migration: %+v", res)
-	}
-	if got := storedVersions(); !slices.Equal(got, []string{"v1"}) {
-		t.Errorf("storedVersions after the migration: %v", got)
-	}
+	o := testOptions(namespace(t))
+	o.MigrateStorage = true
+	startOperator(t, o, gateway.NewSimulated(gateway.Config{}))
+	testkit.Eventually(t, "the operator to trim storedVersions to v1", func() (bool, string) {
+		got := crdObj().Status.StoredVersions
+		return slices.Equal(got, []string{"v1"}), strings.Join(got, ",")
+	})
 	// a second run has nothing to do
-	if res, err := migration.Migrate(ctx, c, paymentOrdersCRD); err != nil || res.Rewritten != 0 {
+	if res, err := migration.Migrate(ctx, c, operator.CRDName); err != nil || res.Storage != "v1" || res.Rewritten != 0 || len(res.Trimmed) != 0 {
 		t.Errorf("migrating again: %+v, %v", res, err)
 	}
 
 	// v1alpha1 is no longer served; the orders are whole through v1
 	setVersions("v1", false)
-	t.Cleanup(func() { setVersions("v1", true) })
 	for i, name := range names {
 		var v1 paymentsv1.PaymentOrder
-		if err := c.Get(ctx, client.ObjectKey{Name: name, Namespace: "default"}, &v1); err != nil {
+		if err := c.Get(ctx, client.ObjectKey{Name: name, Namespace: ns}, &v1); err != nil {
 			t.Fatal(err)
 		}
 		if v1.Spec.Amount != (paymentsv1.Money{Units: int32(10025 + 100*i), Currency: "EUR"}) || v1.Spec.Description != "rent" || v1.Labels["team"] != "a" {
@@ -244,43 +234,31 @@ func TestPaymentOrderStorageMigration(t *testing.T) {
 		}
 	}
 	testkit.Eventually(t, "v1alpha1 to be no longer served", func() (bool, string) {
-		err := c.Get(ctx, client.ObjectKey{Name: names[0], Namespace: "default"}, &paymentsv1alpha1.PaymentOrder{})
+		err := c.Get(ctx, client.ObjectKey{Name: names[0], Namespace: ns}, &paymentsv1alpha1.PaymentOrder{})
 		return err != nil, "still served"
 	})
 
 	// v1alpha1 is removed from the CRD (the server allows it once
 	// storedVersions no longer names it); an order still stored as v1alpha1
 	// could no longer be read at all
-	var alphaVersion apiext.CustomResourceDefinitionVersion
-	testkit.Eventually(t, "v1alpha1 to be removed from the CRD", func() (bool, string) {
-		var crd apiext.CustomResourceDefinition
-		if err := c.Get(ctx, client.ObjectKey{Name: paymentOrdersCRD}, &crd); err != nil {
-			return false, err.Error()
-		}
+	var alpha apiext.CustomResourceDefinitionVersion
+	changeCRD("v1alpha1 to be removed from the CRD", func(crd *apiext.CustomResourceDefinition) {
 		crd.Spec.Versions = slices.DeleteFunc(crd.Spec.Versions, func(v apiext.CustomResourceDefinitionVersion) bool {
 			if v.Name == "v1alpha1" {
-				alphaVersion = v
+				alpha = v
 			}
 			return v.Name == "v1alpha1"
 		})
-		err := c.Update(ctx, &crd)
-		return err == nil, errString(err)
 	})
 	t.Cleanup(func() {
-		testkit.Eventually(t, "v1alpha1 to be back in the CRD", func() (bool, string) {
-			var crd apiext.CustomResourceDefinition
-			if err := c.Get(ctx, client.ObjectKey{Name: paymentOrdersCRD}, &crd); err != nil {
-				return false, err.Error()
-			}
-			alphaVersion.Served = true
-			crd.Spec.Versions = append(crd.Spec.Versions, alphaVersion)
-			err := c.Update(ctx, &crd)
-			return err == nil, errString(err)
+		changeCRD("v1alpha1 to be back in the CRD", func(crd *apiext.CustomResourceDefinition) {
+			alpha.Served = true
+			crd.Spec.Versions = append(crd.Spec.Versions, alpha)
 		})
 	})
 	for _, name := range names {
 		testkit.EventuallyNil(t, name+" to be read through v1 with v1alpha1 gone", func() error {
-			return c.Get(ctx, client.ObjectKey{Name: name, Namespace: "default"}, &paymentsv1.PaymentOrder{})
+			return c.Get(ctx, client.ObjectKey{Name: name, Namespace: ns}, &paymentsv1.PaymentOrder{})
 		})
 	}
 }
