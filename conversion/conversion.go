@@ -23,6 +23,13 @@ import (
 // AnnotationPrefix begins the annotation that keeps a version's fields.
 const AnnotationPrefix = "conversion.modelgen.io/"
 
+// VersionsAnnotation is the annotation the generated CRD patch
+// (config/crd/patches/webhook_in_<plural>.yaml) sets on the CRD: the
+// versions its generated conversion converts, comma-separated
+// ("v1,v1alpha1"). modelgen's conversion backend writes it and the CRD gate
+// reads it (crd-conversion-version-uncovered); both take the name from here.
+const VersionsAnnotation = AnnotationPrefix + "versions"
+
 // Each is the path segment that stands for every element of a list or
 // every value of a map.
 const Each = "[]"

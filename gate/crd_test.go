@@ -1,6 +1,8 @@
 package gate
 
 import (
+	modelconv "github.com/modelgen/modelgen/conversion"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -472,7 +474,7 @@ func TestCRDConversionCoverage(t *testing.T) {
 		if covers != "-" {
 			c.Spec.Conversion = &apiext.CustomResourceConversion{Strategy: apiext.WebhookConverter}
 			if covers != "" {
-				c.Annotations = map[string]string{ConversionVersionsAnnotation: covers}
+				c.Annotations = map[string]string{modelconv.VersionsAnnotation: covers}
 			}
 		}
 		for i, v := range versions {

@@ -1,6 +1,8 @@
 package gate
 
 import (
+	modelconv "github.com/modelgen/modelgen/conversion"
+
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -135,10 +137,10 @@ func (d *crdDiffer) compareStrategy(b, r *apiext.CustomResourceDefinition) {
 }
 
 // conversionCovers is the set of versions the CRD's generated conversion
-// converts (ConversionVersionsAnnotation); known is false when the CRD does
+// converts (modelconv.VersionsAnnotation); known is false when the CRD does
 // not say (no annotation).
 func conversionCovers(crd *apiext.CustomResourceDefinition) (covered map[string]bool, known bool) {
-	v, ok := crd.Annotations[ConversionVersionsAnnotation]
+	v, ok := crd.Annotations[modelconv.VersionsAnnotation]
 	if !ok {
 		return nil, false
 	}

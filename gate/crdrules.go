@@ -1,5 +1,7 @@
 package gate
 
+import modelconv "github.com/modelgen/modelgen/conversion"
+
 // CRDRule is one finding of the CRD gate: what the API server does to the
 // objects already stored, and to the next write, after the revision of a
 // CRD replaces the base.
@@ -110,14 +112,6 @@ const (
 	CRDRuleSchemaChanged           = "crd-schema-changed"
 )
 
-// ConversionVersionsAnnotation is the annotation modelgen's conversion
-// backend (gen/conversion, VersionsAnnotation there) writes on a CRD whose
-// versions convert through its generated webhook: the versions the
-// conversion converts, comma-separated ("v1,v1alpha1"). The gate reads what
-// the conversion covers from it; a webhook CRD without it (a hand-written
-// webhook) is taken to cover every version.
-const ConversionVersionsAnnotation = "conversion.modelgen.io/versions"
-
 // Bound rule ids are "crd-<keyword>-tightened" and "crd-<keyword>-loosened"
 // (crd-max-length-tightened ...), one pair per keyword in boundKeywords.
 var boundKeywords = []struct{ keyword, id string }{
@@ -163,9 +157,9 @@ var crdRules = append([]CRDRule{
 	{CRDRuleScaleChanged, LevelError, false, "autoscalers read and write other fields through /scale", "scale subresource %s changed from %s to %s"},
 	{CRDRuleConversionChanged, LevelError, false, "objects stored in one version are read through another with other conversion: data may be lost or reads may fail", "conversion strategy changed from %s to %s"},
 	{CRDRuleConversionPrunes, LevelError, false, "with conversion None an object is only relabelled between versions: a field of the storage version that a served version lacks is pruned when the object is read through it, and a field of a served version that the storage version lacks is pruned on every write through it", "field %s of %s is not in %s: pruned when the object is %s (conversion None)"},
-	{CRDRuleConversionAdded, LevelInfo, false, "the CRD's annotation " + ConversionVersionsAnnotation + " (written by modelgen's conversion backend) says the generated conversion converts every version the CRD serves or stores: objects read through another version than the one they were stored in are converted, not relabelled", "conversion strategy changed from `None` to `Webhook`, which converts %s"},
+	{CRDRuleConversionAdded, LevelInfo, false, "the CRD's annotation " + modelconv.VersionsAnnotation + " (written by modelgen's conversion backend) says the generated conversion converts every version the CRD serves or stores: objects read through another version than the one they were stored in are converted, not relabelled", "conversion strategy changed from `None` to `Webhook`, which converts %s"},
 	{CRDRuleConversionDropped, LevelError, false, "with conversion None the server only relabels an object between versions whose schemas differ: what one version has and the other lacks is pruned, and values are read as they were stored, whatever the other version's schema says", "conversion `Webhook` was dropped (now `None`) while versions %s differ"},
-	{CRDRuleConversionUncovered, LevelError, false, "the CRD's annotation " + ConversionVersionsAnnotation + " lists the versions its generated conversion converts: the webhook fails every read and write through another version, and clients get the server's error", "version %s is served or stored, but the conversion converts only %s (annotation " + ConversionVersionsAnnotation + "): give the version a package with +modelgen:conversion=webhook and generate again, or do not serve it"},
+	{CRDRuleConversionUncovered, LevelError, false, "the CRD's annotation " + modelconv.VersionsAnnotation + " lists the versions its generated conversion converts: the webhook fails every read and write through another version, and clients get the server's error", "version %s is served or stored, but the conversion converts only %s (annotation " + modelconv.VersionsAnnotation + "): give the version a package with +modelgen:conversion=webhook and generate again, or do not serve it"},
 	{CRDRuleSelectableRemoved, LevelError, false, "clients that select objects by the field (fieldSelector=) get HTTP 400", "selectable field %s was removed"},
 	{CRDRuleSelectableAdded, LevelInfo, false, "clients can select objects by a new field", "selectable field %s was added"},
 	{CRDRuleColumnRemoved, LevelInfo, false, "kubectl get shows one column fewer (scripts reading its table may break); nothing stored or sent changes", "printer column %s was removed"},

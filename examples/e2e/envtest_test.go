@@ -16,13 +16,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
 var (
 	dyn        dynamic.Interface
 	restConfig *rest.Config
-	testEnv    *envtest.Environment
+	testEnv    *controlplane.Env
 )
 
 // TestMain starts a real kube-apiserver and etcd (KUBEBUILDER_ASSETS, see

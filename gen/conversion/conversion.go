@@ -24,6 +24,7 @@ import (
 	"strings"
 	"unicode"
 
+	modelconv "github.com/modelgen/modelgen/conversion"
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/internal/served"
 	"github.com/modelgen/modelgen/model"
@@ -33,11 +34,6 @@ import (
 type Generator struct{}
 
 func (Generator) Name() string { return "conversion" }
-
-// VersionsAnnotation is the annotation the CRD patch sets on the CRD: the
-// versions its generated conversion converts, comma-separated ("v1,v1alpha1").
-// The CRD gate reads it (gate: crd-conversion-version-uncovered).
-const VersionsAnnotation = "conversion.modelgen.io/versions"
 
 // FileName is the generated Go file in each version package.
 const FileName = "zz_generated.conversion.go"
@@ -266,7 +262,7 @@ func patchesDir(c *gen.Context, pk *model.Package) string {
 // patchFile is kubebuilder's webhook_in_<plural>.yaml: the patch that gives
 // the CRD of a hub kind spec.conversion, strategy Webhook, served by the
 // webhook service at /convert, with cert-manager's CA injection when
-// webhookCertificate is set. Its annotation VersionsAnnotation lists the
+// webhookCertificate is set. Its annotation modelconv.VersionsAnnotation lists the
 // versions the generated conversion converts (every version package of the
 // group that has the kind), so that the CRD gate can tell a served version
 // the conversion does not cover (docs/gate-crd.md).
@@ -281,7 +277,7 @@ func patchFile(c *gen.Context, t *model.Type, versions []string) gen.File {
 	if cfg.WebhookCertificate != "" {
 		fmt.Fprintf(&b, "    cert-manager.io/inject-ca-from: %s\n", cfg.WebhookCertificate)
 	}
-	fmt.Fprintf(&b, "    %s: %s\n", VersionsAnnotation, strings.Join(versions, ","))
+	fmt.Fprintf(&b, "    %s: %s\n", modelconv.VersionsAnnotation, strings.Join(versions, ","))
 	fmt.Fprintf(&b, "  name: %s.%s\nspec:\n  conversion:\n    strategy: Webhook\n    webhook:\n      clientConfig:\n        service:\n          name: %s\n          namespace: %s\n          path: /convert\n      conversionReviewVersions:\n      - v1\n", t.Resource.Plural, pk.Group, svc, ns)
 	return gen.File{Path: filepath.Join(patchesDir(c, pk), "webhook_in_"+t.Resource.Plural+".yaml"), Data: []byte(b.String()), Owner: pk.Path}
 }

@@ -26,8 +26,8 @@ func TestExamplesAreCurrent(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	if len(files) != 4 {
-		t.Errorf("%d files, want a Go file and a diagram for each of the two examples", len(files))
+	if len(files) != 6 {
+		t.Errorf("%d files, want a Go file and a diagram for each of the three machines (payments v1alpha1 and v1, sla)", len(files))
 	}
 	for _, f := range files {
 		old, err := os.ReadFile(f.Path)
@@ -164,14 +164,16 @@ func TestExtensions(t *testing.T) {
 	for _, mc := range load(t, examples).Machines {
 		exts[mc.Owner.Pkg.Path+"."+mc.Owner.Name] = openapi.Extensions(mc.Field)[ext.StateMachineName]
 	}
-	got, _ := json.Marshal(exts["github.com/modelgen/modelgen/examples/payments/api/v1alpha1.PaymentOrderStatus"])
 	want := `{"initial":"Submitted","name":"PaymentPhase","states":["Submitted","Authorized","Processed","Settled","Refunded"],` +
 		`"transitions":[{"event":"Authorize","from":"Submitted","to":"Authorized"},{"event":"Process","from":"Authorized","to":"Processed"},` +
 		`{"event":"Settle","from":"Processed","to":"Settled"},{"event":"Retry","from":"Processed","to":"Submitted"},{"event":"Refund","from":"Settled","to":"Refunded"}],"version":1}`
-	if string(got) != want {
-		t.Errorf("PaymentOrderStatus.phase extension:\n%s\nwant\n%s", got, want)
+	// the same machine in both versions of payments
+	for _, version := range []string{"v1alpha1", "v1"} {
+		if got, _ := json.Marshal(exts["github.com/modelgen/modelgen/examples/payments/api/"+version+".PaymentOrderStatus"]); string(got) != want {
+			t.Errorf("PaymentOrderStatus.phase extension of %s:\n%s\nwant\n%s", version, got, want)
+		}
 	}
-	if _, ok := exts["github.com/modelgen/modelgen/examples/sla/api/v1alpha1.SLAContractStatus"]; !ok || len(exts) != 2 {
+	if _, ok := exts["github.com/modelgen/modelgen/examples/sla/api/v1alpha1.SLAContractStatus"]; !ok || len(exts) != 3 {
 		t.Errorf("extensions: %v", exts)
 	}
 }

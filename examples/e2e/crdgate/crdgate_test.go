@@ -107,7 +107,7 @@ func (o outcome) String() string {
 
 func caseDirs(t *testing.T) []string {
 	_, self, _, _ := runtime.Caller(0)
-	dirs, err := filepath.Glob(filepath.Join(filepath.Dir(self), "..", "..", "..", "openapi", "gate", "testdata", "crd", "*"))
+	dirs, err := filepath.Glob(filepath.Join(filepath.Dir(self), "..", "..", "..", "gate", "testdata", "crd", "*"))
 	if err != nil || len(dirs) < 30 {
 		t.Fatalf("case folders: %v (%d)", err, len(dirs))
 	}

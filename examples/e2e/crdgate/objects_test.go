@@ -32,7 +32,7 @@ type objectCase struct {
 
 func objectCaseDirs(t *testing.T) []string {
 	_, self, _, _ := runtime.Caller(0)
-	dirs, err := filepath.Glob(filepath.Join(filepath.Dir(self), "..", "..", "..", "openapi", "gate", "testdata", "crdobjects", "*"))
+	dirs, err := filepath.Glob(filepath.Join(filepath.Dir(self), "..", "..", "..", "gate", "testdata", "crdobjects", "*"))
 	if err != nil || len(dirs) < 20 {
 		t.Fatalf("objects case folders: %v (%d)", err, len(dirs))
 	}

@@ -250,10 +250,30 @@ func watchOrders(t *testing.T, ns string) func() []v1alpha1.PaymentOrder {
 		}
 	}()
 	t.Cleanup(func() { cancel(); w.Stop(); <-done })
+	// what the watch delivered, once it has caught up with the orders as
+	// they are now (each event goes through the conversion to v1alpha1, so
+	// the last may arrive after a read has seen it)
 	return func() []v1alpha1.PaymentOrder {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(seen)
+		t.Helper()
+		var now v1alpha1.PaymentOrderList
+		if err := k8s.List(context.Background(), &now, client.InNamespace(ns)); err != nil {
+			t.Fatal(err)
+		}
+		var out []v1alpha1.PaymentOrder
+		testkit.Eventually(t, "the watch to deliver the orders as they are", func() (bool, string) {
+			mu.Lock()
+			out = slices.Clone(seen)
+			mu.Unlock()
+			for _, cur := range now.Items {
+				if !slices.ContainsFunc(out, func(v v1alpha1.PaymentOrder) bool {
+					return v.UID == cur.UID && v.ResourceVersion == cur.ResourceVersion
+				}) {
+					return false, cur.Name + " at resourceVersion " + cur.ResourceVersion
+				}
+			}
+			return true, ""
+		})
+		return out
 	}
 }
 

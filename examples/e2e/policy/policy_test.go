@@ -45,6 +45,10 @@ const (
 	ns        = "orders"
 )
 
+// policyVersions are the served versions of PaymentOrder, each with its
+// generated policy and binding (paymentorders-<version>-access.payments.example.com).
+var policyVersions = []string{"v1", "v1alpha1"}
+
 var (
 	restConfig *rest.Config
 	admin      client.Client
@@ -109,17 +113,21 @@ func setup(ctx context.Context) error {
 		return err
 	}
 	objs = append(objs, param)
-	data, err := os.ReadFile(filepath.Join(policyDir, "payments.example.com_paymentorder_access.yaml"))
-	if err != nil {
-		return err
+	// a policy per served version, each matching the other's requests too
+	// (matchPolicy Equivalent, through the conversion webhook)
+	for _, version := range policyVersions {
+		data, err := os.ReadFile(filepath.Join(policyDir, "payments.example.com_paymentorder_"+version+"_access.yaml"))
+		if err != nil {
+			return err
+		}
+		docs := strings.Split(string(data), "\n---\n")
+		var p admissionv1.ValidatingAdmissionPolicy
+		var b admissionv1.ValidatingAdmissionPolicyBinding
+		if len(docs) != 2 || yaml.UnmarshalStrict([]byte(docs[0]), &p) != nil || yaml.UnmarshalStrict([]byte(docs[1]), &b) != nil {
+			return fmt.Errorf("the policy file of %s does not hold a policy and a binding", version)
+		}
+		objs = append(objs, &p, &b)
 	}
-	docs := strings.Split(string(data), "\n---\n")
-	var p admissionv1.ValidatingAdmissionPolicy
-	var b admissionv1.ValidatingAdmissionPolicyBinding
-	if len(docs) != 2 || yaml.UnmarshalStrict([]byte(docs[0]), &p) != nil || yaml.UnmarshalStrict([]byte(docs[1]), &b) != nil {
-		return fmt.Errorf("the policy file does not hold a policy and a binding")
-	}
-	objs = append(objs, &p, &b)
 	for _, o := range objs {
 		if err := admin.Create(ctx, o); err != nil {
 			return fmt.Errorf("creating %T %s: %w", o, o.GetName(), err)
@@ -237,7 +245,11 @@ func TestTenantIsolationAndFieldWrites(t *testing.T) {
 	param.SetAPIVersion("modelgen.io/v1alpha1")
 	param.SetKind("AccessPolicy")
 	param.SetName("modelgen-access")
-	override := `{"spec":{"tenants":{"acme":{"types":{"payments.example.com/v1alpha1.PaymentOrder":{"auditor":{"read":["*"],"write":["spec.description"]}}}}}}}`
+	// (an override names each served version's type: each version's
+	// policy judges every request, converted to its version)
+	override := `{"spec":{"tenants":{"acme":{"types":{` +
+		`"payments.example.com/v1alpha1.PaymentOrder":{"auditor":{"read":["*"],"write":["spec.description"]}},` +
+		`"payments.example.com/v1.PaymentOrder":{"auditor":{"read":["*"],"write":["spec.description"]}}}}}}}`
 	if err := admin.Patch(ctx, param, client.RawPatch(types.MergePatchType, []byte(override))); err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +337,10 @@ func initechClerk(t *testing.T) client.Client {
 	param.SetAPIVersion("modelgen.io/v1alpha1")
 	param.SetKind("AccessPolicy")
 	param.SetName("modelgen-access")
-	override := `{"spec":{"tenants":{"initech":{"types":{"payments.example.com/v1alpha1.PaymentOrder":{"clerk":{"read":["*"],"write":["spec.amount","spec.currency","spec.payerId","spec.payeeId","spec.method","spec.description"]}}}}}}}`
+	// v1's amount holds v1alpha1's amount and currency
+	override := `{"spec":{"tenants":{"initech":{"types":{` +
+		`"payments.example.com/v1alpha1.PaymentOrder":{"clerk":{"read":["*"],"write":["spec.amount","spec.currency","spec.payerId","spec.payeeId","spec.method","spec.description"]}},` +
+		`"payments.example.com/v1.PaymentOrder":{"clerk":{"read":["*"],"write":["spec.amount","spec.payerId","spec.payeeId","spec.method","spec.description"]}}}}}}}`
 	if err := admin.Patch(ctx, param, client.RawPatch(types.MergePatchType, []byte(override))); err != nil {
 		t.Fatal(err)
 	}
@@ -469,25 +484,47 @@ func kubeconfig(t *testing.T, user string, groups ...string) string {
 // last: it removes the binding for a while.
 func TestBindingIsWhatEnforces(t *testing.T) {
 	ctx := context.Background()
-	var b admissionv1.ValidatingAdmissionPolicyBinding
-	if err := admin.Get(ctx, client.ObjectKey{Name: "paymentorders-v1alpha1-access.payments.example.com"}, &b); err != nil {
-		t.Fatal(err)
+	var bindings []*admissionv1.ValidatingAdmissionPolicyBinding
+	for _, version := range policyVersions {
+		var b admissionv1.ValidatingAdmissionPolicyBinding
+		if err := admin.Get(ctx, client.ObjectKey{Name: "paymentorders-" + version + "-access.payments.example.com"}, &b); err != nil {
+			t.Fatal(err)
+		}
+		bindings = append(bindings, &b)
 	}
 	globexAdmin := person(t, "globex", "tenant-admin")
-	testkit.EventuallyNil(t, "with the binding, a cross-tenant create is refused", func() error {
+	testkit.EventuallyNil(t, "with the bindings, a cross-tenant create is refused", func() error {
 		return refused(globexAdmin.Create(ctx, order("binding-check", "acme")), "spec.tenantId is acme")
 	})
-	if err := admin.Delete(ctx, &b); err != nil {
-		t.Fatal(err)
+	// each policy alone refuses (matchPolicy Equivalent: the v1 policy
+	// judges a v1alpha1 request converted to v1, and the other way round)
+	for i, b := range bindings {
+		if err := admin.Delete(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		testkit.EventuallyNil(t, "with the binding of "+policyVersions[1-i]+" alone, a cross-tenant create is refused", func() error {
+			return refused(globexAdmin.Create(ctx, order("binding-check", "acme")), "spec.tenantId is acme")
+		})
+		b.ResourceVersion, b.UID = "", ""
+		if err := admin.Create(ctx, b); err != nil {
+			t.Fatal(err)
+		}
 	}
-	testkit.EventuallyNil(t, "without the binding, the cross-tenant create is admitted", func() error {
+	for _, b := range bindings {
+		if err := admin.Delete(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testkit.EventuallyNil(t, "without the bindings, the cross-tenant create is admitted", func() error {
 		return globexAdmin.Create(ctx, order("binding-check", "acme"))
 	})
-	b.ResourceVersion, b.UID = "", ""
-	if err := admin.Create(ctx, &b); err != nil {
-		t.Fatal(err)
+	for _, b := range bindings {
+		b.ResourceVersion, b.UID = "", ""
+		if err := admin.Create(ctx, b); err != nil {
+			t.Fatal(err)
+		}
 	}
-	testkit.EventuallyNil(t, "with the binding back, the cross-tenant create is refused again", func() error {
+	testkit.EventuallyNil(t, "with the bindings back, the cross-tenant create is refused again", func() error {
 		return refused(globexAdmin.Create(ctx, order("binding-check-2", "acme")), "spec.tenantId is acme")
 	})
 }

@@ -34,6 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	v1 "github.com/modelgen/modelgen/examples/payments/api/v1"
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/payments/gateway"
 )
@@ -365,22 +366,11 @@ func gatewayRef(po *v1alpha1.PaymentOrder) v1alpha1.GatewayReference {
 	return *po.Status.Gateway
 }
 
-// minorDigits lists the ISO 4217 currencies whose minor unit is not a
-// hundredth.
-var minorDigits = map[string]int{
-	"BHD": 3, "BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "IQD": 3, "ISK": 0, "JOD": 3, "JPY": 0, "KMF": 0,
-	"KRW": 0, "KWD": 3, "LYD": 3, "OMR": 3, "PYG": 0, "RWF": 0, "TND": 3, "UGX": 0, "UYI": 0, "VND": 0,
-	"VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
-}
-
 // MinorUnits converts an amount in major units to the currency's minor
-// units, rounded to the nearest one.
+// units (v1.MinorDigits, the table of API version v1, which holds amounts in
+// minor units), rounded to the nearest one.
 func MinorUnits(amount float64, currency string) int64 {
-	digits, ok := minorDigits[currency]
-	if !ok {
-		digits = 2
-	}
-	return int64(math.Round(amount * math.Pow10(digits)))
+	return int64(math.Round(amount * math.Pow10(v1.MinorDigits(currency))))
 }
 
 // call runs one gateway call under the deadline and times it.

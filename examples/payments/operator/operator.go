@@ -16,18 +16,22 @@ import (
 	"time"
 
 	"github.com/go-playground/validator/v10"
+	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	v1 "github.com/modelgen/modelgen/examples/payments/api/v1"
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/payments/controller"
 	"github.com/modelgen/modelgen/examples/payments/gateway"
+	"github.com/modelgen/modelgen/examples/payments/migration"
 	"github.com/modelgen/modelgen/examples/payments/tenantview"
 	"github.com/modelgen/modelgen/rbac"
 )
@@ -35,6 +39,9 @@ import (
 // Name is the operator's name: its field manager, event source and the
 // default Lease.
 const Name = "payments-operator"
+
+// CRDName is the name of the PaymentOrder CRD.
+const CRDName = "paymentorders.payments.example.com"
 
 // Options are the operator's settings; BindFlags makes them flags.
 type Options struct {
@@ -54,14 +61,23 @@ type Options struct {
 	// tags' defaults.
 	TenantPolicy string
 
-	// Webhook serves the generated validating webhook of PaymentOrder
-	// (zz_generated.webhook.go; config/webhook points the API server at it)
-	// on WebhookHost:WebhookPort with tls.crt and tls.key from
+	// Webhook serves the generated validating webhooks of PaymentOrder, of
+	// both versions (zz_generated.webhook.go; config/webhook points the API
+	// server at them), and the generated conversion webhook between v1alpha1
+	// and v1 (/convert, zz_generated.conversion.go; the CRD patch
+	// config/crd/patches/webhook_in_paymentorders.yaml points the API server
+	// at it) on WebhookHost:WebhookPort with tls.crt and tls.key from
 	// WebhookCertDir (controller-runtime's default directory when empty).
 	Webhook        bool
 	WebhookHost    string
 	WebhookPort    int
 	WebhookCertDir string
+
+	// MigrateStorage rewrites every stored PaymentOrder through the storage
+	// version (v1) once the operator leads, then trims the CRD's
+	// status.storedVersions (package migration); run it after the storage
+	// version changed, before v1alpha1 stops being served.
+	MigrateStorage bool
 
 	// OnTenantViewListening, if set, gets the tenant view's bound address.
 	OnTenantViewListening func(net.Addr)
@@ -101,7 +117,8 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.Controller.RetryMaxDelay, "retry-max-delay", o.Controller.RetryMaxDelay, "longest backoff")
 	fs.IntVar(&o.Controller.MaxConcurrentReconciles, "max-concurrent-reconciles", o.Controller.MaxConcurrentReconciles, "orders reconciled at once")
 	fs.StringVar(&o.TenantPolicy, "tenant-policy", o.TenantPolicy, "JSON rbac policy of per-tenant overrides for the tenant view")
-	fs.BoolVar(&o.Webhook, "webhook", o.Webhook, "serve the validating webhook of config/webhook (the validate tags no CRD schema can carry, such as iso4217)")
+	fs.BoolVar(&o.Webhook, "webhook", o.Webhook, "serve the validating webhooks of config/webhook (the validate tags no CRD schema can carry, such as iso4217) and the conversion webhook between v1alpha1 and v1 (/convert)")
+	fs.BoolVar(&o.MigrateStorage, "migrate-storage", o.MigrateStorage, "rewrite every stored PaymentOrder in the storage version (v1), then trim the CRD's status.storedVersions; needs the conversion webhook served (--webhook, or by another replica)")
 	fs.IntVar(&o.WebhookPort, "webhook-port", o.WebhookPort, "port of the validating webhook")
 	fs.StringVar(&o.WebhookCertDir, "webhook-cert-dir", o.WebhookCertDir, "directory of the webhook's tls.crt and tls.key (default: controller-runtime's)")
 }
@@ -123,10 +140,12 @@ func (o *Options) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Scheme holds the client-go types and the PaymentOrder API.
+// Scheme holds the client-go types and the PaymentOrder API in both of its
+// versions (v1 stored, v1alpha1 served; the reconciler reads v1alpha1), and
+// the CRD's own type (the storage migration trims its stored versions).
 func Scheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, v1alpha1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, apiext.AddToScheme, v1alpha1.AddToScheme, v1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, err
 		}
@@ -201,7 +220,24 @@ func Setup(mgr ctrl.Manager, o Options, gw gateway.Gateway) (*controller.Reconci
 		if err := (&v1alpha1.PaymentOrderWebhook{Validate: validator.New()}).SetupWebhookWithManager(mgr); err != nil {
 			return nil, fmt.Errorf("registering the webhook: %w", err)
 		}
+		if err := (&v1.PaymentOrderWebhook{Validate: validator.New()}).SetupWebhookWithManager(mgr); err != nil {
+			return nil, fmt.Errorf("registering the webhook of v1: %w", err)
+		}
+		if err := v1.SetupConversionWebhookWithManager(mgr); err != nil {
+			return nil, fmt.Errorf("registering the conversion webhook: %w", err)
+		}
 		if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
+			return nil, err
+		}
+	}
+	if o.MigrateStorage {
+		// a client without the informer cache: the migration lists every
+		// object once, as unstructured
+		c, err := client.New(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
+		if err != nil {
+			return nil, err
+		}
+		if err := mgr.Add(&migration.Runnable{Client: c, CRD: CRDName}); err != nil {
 			return nil, err
 		}
 	}

@@ -1,7 +1,8 @@
 // Command payments-local runs the PaymentOrder operator on this machine, in
 // one command: it starts a real kube-apiserver and etcd (the ones
 // hack/controlplane.sh builds, found through KUBEBUILDER_ASSETS), installs
-// the generated CRD, starts the operator, applies the samples of
+// the generated CRD, starts the operator (serving the conversion webhook the
+// CRD calls: v1 is stored, v1alpha1 served), applies the samples of
 // examples/payments/config/samples and waits until each is done. It prints
 // the orders and stops, or, with -keep, keeps running until interrupted,
 // with a kubeconfig written for kubectl.
@@ -16,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -60,12 +62,28 @@ func run() error {
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		return errors.New("KUBEBUILDER_ASSETS is not set: run it as KUBEBUILDER_ASSETS=$(hack/controlplane.sh) followed by this command")
 	}
-	env := &envtest.Environment{CRDDirectoryPaths: []string{*crds}, ErrorIfCRDPathMissing: true, ControlPlaneStartTimeout: 2 * time.Minute}
+	scheme, err := operator.Scheme()
+	if err != nil {
+		return err
+	}
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	// PaymentOrder is stored as v1 and served as v1alpha1 too: envtest
+	// points the CRD's conversion at the operator's webhook server
+	// (--webhook serves /convert) on a local port with its own certificate
+	env := &envtest.Environment{
+		CRDDirectoryPaths: []string{*crds}, ErrorIfCRDPathMissing: true, ControlPlaneStartTimeout: 2 * time.Minute,
+		Scheme:                scheme,
+		WebhookInstallOptions: envtest.WebhookInstallOptions{LocalServingHost: "127.0.0.1", LocalServingPort: port},
+	}
 	cfg, err := env.Start()
 	if err != nil {
 		return fmt.Errorf("starting the control plane: %w", err)
 	}
 	defer func() { _ = env.Stop() }()
+	o.Webhook, o.WebhookHost, o.WebhookPort, o.WebhookCertDir = true, env.WebhookInstallOptions.LocalServingHost, port, env.WebhookInstallOptions.LocalServingCertDir
 	user, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
 	if err == nil {
 		var data []byte
@@ -85,10 +103,6 @@ func run() error {
 	operatorDone := make(chan error, 1)
 	go func() { operatorDone <- operator.Run(ctx, cfg, o) }()
 
-	scheme, err := operator.Scheme()
-	if err != nil {
-		return err
-	}
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return err
@@ -109,6 +123,15 @@ func run() error {
 	}
 	cancel()
 	return <-operatorDone
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // applySamples creates every object of the YAML files in dir in the

@@ -97,10 +97,20 @@ var mutations = []mutation{
 		"failurePolicy: Fail", "failurePolicy: Ignore", "TestWebhookRefusesWhatTheCRDCannot", false},
 	{"validate uppercase on currency, enforced through the webhook", "payments/api/v1alpha1/types.go",
 		`alpha,uppercase,iso4217"`, `alpha,iso4217"`, "TestWebhookRefusesWhatTheCRDCannot", true},
+	{"the amount's conversion refuses what would not come back as written", "payments/api/v1alpha1/amount.go",
+		" || units/scale != in.Amount {", " {", "TestPaymentOrderConversion", false},
+	{"the amount's conversion to v1 carries the currency", "payments/api/v1alpha1/amount.go",
+		"out.Amount = v1.Money{Units: int32(units), Currency: in.Currency}", "out.Amount = v1.Money{Units: int32(units)}", "TestPaymentOrderConversion", false},
+	{"the immutability marker on v1's amount", "payments/api/v1/types.go",
+		"\t// +kubebuilder:validation:XValidation:rule=\"self == oldSelf\",message=\"amount is immutable\"\n\tAmount Money", "\tAmount Money", "TestPaymentOrderConversion", true},
+	{"the migration rewrites every stored object", "payments/migration/migration.go",
+		"if err := rewrite(ctx, c, &list.Items[i]); err != nil {", "if err := error(nil); err != nil {", "TestPaymentOrderStorageMigration", false},
+	{"the operator migrates with --migrate-storage", "payments/operator/operator.go",
+		"if o.MigrateStorage {", "if false {", "TestPaymentOrderStorageMigration", false},
 }
 
 // generated lists what modelgen may rewrite for the payments API.
-var generated = []string{"payments/api/v1alpha1/*", "payments/api/v1alpha1/docs/*", "config/crd/bases/payments.*", "config/rbac/payments.*", "config/webhook/payments.*", "payments/config/rbac/runtime_role.yaml"}
+var generated = []string{"payments/api/v1alpha1/*", "payments/api/v1alpha1/docs/*", "payments/api/v1/*", "payments/api/v1/docs/*", "config/crd/bases/payments.*", "config/crd/patches/webhook_in_paymentorders.yaml", "config/rbac/payments.*", "config/webhook/payments.*", "config/policy/payments.*", "payments/config/rbac/runtime_role.yaml"}
 
 func main() {
 	run := flag.String("run", "", "only the mutations whose behaviour or test matches this regexp")
