@@ -6,16 +6,13 @@ import (
 	"context"
 	"errors"
 	validator "github.com/go-playground/validator/v10"
+	admit "github.com/modelgen/modelgen/admit"
 	rbac "github.com/modelgen/modelgen/rbac"
 	authenticationv1 "k8s.io/api/authentication/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
 	admission "sigs.k8s.io/controller-runtime/pkg/webhook/admission"
-	"strconv"
-	"strings"
-	"sync"
 )
 
 // PaymentOrderWebhookPath is where PaymentOrder's validating webhook is served: controller-runtime's path for the kind, as config/webhook names it.
@@ -51,18 +48,18 @@ func (w *PaymentOrderWebhook) SetupWebhookWithManager(mgr ctrl.Manager) error {
 
 // ValidateCreate validates a new object.
 func (w *PaymentOrderWebhook) ValidateCreate(ctx context.Context, obj *PaymentOrder) (admission.Warnings, error) {
-	errs := webhookValidate(w.Validate, "v1.PaymentOrder", obj)
+	errs := webhookTable.Validate(w.Validate, "v1.PaymentOrder", obj)
 	errs = append(errs, webhookPaymentPhaseChange(field.NewPath("status", "phase"), "", obj.Status.Phase)...)
 	errs = append(errs, w.checkAccess(ctx, nil, obj)...)
-	return nil, webhookInvalid(schema.GroupKind{Group: "payments.example.com", Kind: "PaymentOrder"}, obj.Name, errs)
+	return nil, admit.InvalidError(schema.GroupKind{Group: "payments.example.com", Kind: "PaymentOrder"}, obj.Name, errs)
 }
 
 // ValidateUpdate validates a changed object, and its changes.
 func (w *PaymentOrderWebhook) ValidateUpdate(ctx context.Context, oldObj, obj *PaymentOrder) (admission.Warnings, error) {
-	errs := webhookValidate(w.Validate, "v1.PaymentOrder", obj)
+	errs := webhookTable.Validate(w.Validate, "v1.PaymentOrder", obj)
 	errs = append(errs, webhookPaymentPhaseChange(field.NewPath("status", "phase"), oldObj.Status.Phase, obj.Status.Phase)...)
 	errs = append(errs, w.checkAccess(ctx, oldObj, obj)...)
-	return nil, webhookInvalid(schema.GroupKind{Group: "payments.example.com", Kind: "PaymentOrder"}, obj.Name, errs)
+	return nil, admit.InvalidError(schema.GroupKind{Group: "payments.example.com", Kind: "PaymentOrder"}, obj.Name, errs)
 }
 
 // ValidateDelete allows every delete: the manifests do not send deletes.
@@ -96,7 +93,7 @@ func (w *PaymentOrderWebhook) checkAccess(ctx context.Context, old, cur *Payment
 	if err == nil {
 		err = w.Access.CheckWrite(s, old, cur)
 	}
-	return webhookDenied(err)
+	return admit.AccessErrors(err)
 }
 
 // webhookPaymentPhaseChange checks a change of a PaymentPhase as the CRD's transition rules do:
@@ -120,184 +117,56 @@ func webhookPaymentPhaseChange(p *field.Path, old, cur PaymentPhase) field.Error
 	return field.ErrorList{field.Invalid(p, cur, "phase cannot change from "+string(old)+" to "+string(cur)+": the PaymentPhase state machine has no such transition")}
 }
 
-// webhookField is a struct field in webhookFields: its JSON name ("" when inline), the struct
-// type it holds, and for each subscript of a validator namespace whether it is a list index (s)
-// or a map key (m).
-type webhookField struct {
-	json, typ, dims string
-}
-
-// webhookFields maps "pkg.Type.GoField" to the field's JSON name, to report validator's
-// errors at JSON paths.
-var webhookFields = map[string]webhookField{
-	"v1.GatewayReference.AuthorizationID":      {"authorizationId", "", ""},
-	"v1.GatewayReference.ChargeID":             {"chargeId", "", ""},
-	"v1.GatewayReference.RefundID":             {"refundId", "", ""},
-	"v1.Money.Currency":                        {"currency", "", ""},
-	"v1.Money.Units":                           {"units", "", ""},
-	"v1.PaymentOrder.ObjectMeta":               {"metadata", "", ""},
-	"v1.PaymentOrder.Spec":                     {"spec", "v1.PaymentOrderSpec", ""},
-	"v1.PaymentOrder.Status":                   {"status", "v1.PaymentOrderStatus", ""},
-	"v1.PaymentOrder.TypeMeta":                 {"", "", ""},
-	"v1.PaymentOrderSpec.Amount":               {"amount", "v1.Money", ""},
-	"v1.PaymentOrderSpec.CardLast4":            {"cardLast4", "", ""},
-	"v1.PaymentOrderSpec.Description":          {"description", "", ""},
-	"v1.PaymentOrderSpec.IdempotencyKey":       {"idempotencyKey", "", ""},
-	"v1.PaymentOrderSpec.Metadata":             {"metadata", "", "m"},
-	"v1.PaymentOrderSpec.Method":               {"method", "", ""},
-	"v1.PaymentOrderSpec.PayeeID":              {"payeeId", "", ""},
-	"v1.PaymentOrderSpec.PayerID":              {"payerId", "", ""},
-	"v1.PaymentOrderSpec.Priority":             {"priority", "", ""},
-	"v1.PaymentOrderSpec.Refund":               {"refund", "v1.RefundRequest", ""},
-	"v1.PaymentOrderSpec.Tags":                 {"tags", "", "s"},
-	"v1.PaymentOrderSpec.TenantID":             {"tenantId", "", ""},
-	"v1.PaymentOrderStatus.Attempts":           {"attempts", "", ""},
-	"v1.PaymentOrderStatus.Conditions":         {"conditions", "", "s"},
-	"v1.PaymentOrderStatus.Gateway":            {"gateway", "v1.GatewayReference", ""},
-	"v1.PaymentOrderStatus.LastError":          {"lastError", "", ""},
-	"v1.PaymentOrderStatus.ObservedGeneration": {"observedGeneration", "", ""},
-	"v1.PaymentOrderStatus.Phase":              {"phase", "", ""},
-	"v1.RefundRequest.Reason":                  {"reason", "", ""},
-}
-
-// webhookMessages says what each validate keyword of the package checks, in modelgen's words.
-var webhookMessages = map[string]string{
-	"alpha":            "must satisfy: ASCII letters only",
-	"alphanum":         "must satisfy: ASCII letters and digits",
-	"gte":              "must satisfy: length or value at least",
-	"hostname_rfc1123": "must be an RFC 1123 host name",
-	"iso4217":          "must be an ISO 4217 currency code",
-	"len":              "must satisfy: length (runes, items, entries) or value equals the parameter",
-	"lte":              "must satisfy: length or value at most",
-	"max":              "must satisfy: length at most, or value at most",
-	"min":              "must satisfy: length at least, or value at least",
-	"nefield":          "must satisfy: the value != the named field of the same struct",
-	"number":           "must satisfy: digits only (numbers always pass)",
-	"oneof":            "must satisfy: the value is one of the space-separated values ('a b' quotes a space)",
-	"printascii":       "must satisfy: printable ASCII characters only",
-	"required":         "must satisfy: the value is not the zero value; slices, maps and pointers are not nil",
-	"required_if":      "must satisfy: required when all the named fields have the given values",
-	"unique":           "must satisfy: no two slice elements (or map values) are equal",
-	"uppercase":        "must satisfy: non-empty and all uppercase",
-}
-
-var webhookDefaultValidator = sync.OnceValue(func() *validator.Validate {
-	return validator.New()
-})
-
-// webhookValidate runs the validator on obj, a root of type root, and reports each failure at its JSON path.
-func webhookValidate(v *validator.Validate, root string, obj any) field.ErrorList {
-	if v == nil {
-		v = webhookDefaultValidator()
-	}
-	err := v.Struct(obj)
-	if err == nil {
-		return nil
-	}
-	var verrs validator.ValidationErrors
-	if !errors.As(err, &verrs) {
-		return field.ErrorList{field.InternalError(nil, err)}
-	}
-	var errs field.ErrorList
-	for _, fe := range verrs {
-		p := webhookPath(root, fe.StructNamespace())
-		if fe.ActualTag() == "required" {
-			errs = append(errs, field.Required(p, webhookMessage(fe)))
-			continue
-		}
-		errs = append(errs, field.Invalid(p, fe.Value(), webhookMessage(fe)))
-	}
-	return errs
-}
-
-// webhookMessage says which check failed: "must be an ISO 4217 currency code (iso4217)".
-func webhookMessage(fe validator.FieldError) string {
-	check := fe.ActualTag()
-	var says []string
-	for _, tag := range strings.Split(check, "|") {
-		if m, ok := webhookMessages[tag]; ok {
-			says = append(says, m)
-		}
-	}
-	if fe.Param() != "" {
-		check += "=" + fe.Param()
-	}
-	if len(says) == 0 {
-		return "fails the check " + check
-	}
-	return strings.Join(says, ", or ") + " (" + check + ")"
-}
-
-// webhookPath maps a validator namespace ("PaymentOrder.Spec.Tags[0]") to its JSON path (spec.tags[0]).
-func webhookPath(typ, ns string) *field.Path {
-	var p *field.Path
-	_, rest, _ := strings.Cut(ns, ".")
-	for rest != "" {
-		var name string
-		var keys []string
-		name, keys, rest = webhookSegment(rest)
-		f, ok := webhookFields[typ+"."+name]
-		if !ok {
-			f = webhookField{json: name}
-		}
-		if f.json != "" {
-			p = p.Child(f.json)
-		}
-		for i, k := range keys {
-			n, err := strconv.Atoi(k)
-			if err != nil || i < len(f.dims) && f.dims[i] == 'm' {
-				p = p.Key(k)
-			} else {
-				p = p.Index(n)
-			}
-		}
-		typ = f.typ
-	}
-	return p
-}
-
-// webhookSegment splits the first field off a namespace: "Tags[0][k].Name" is Tags, [0 k], Name.
-// A map key may hold dots and brackets: it ends at the first ']' followed by '.', '[' or the end.
-func webhookSegment(ns string) (name string, keys []string, rest string) {
-	i := strings.IndexAny(ns, ".[")
-	if i < 0 {
-		return ns, nil, ""
-	}
-	name = ns[:i]
-	for i < len(ns) && ns[i] == '[' {
-		end := i + 1
-		for end < len(ns) && !(ns[end] == ']' && (end+1 == len(ns) || ns[end+1] == '.' || ns[end+1] == '[')) {
-			end++
-		}
-		keys = append(keys, ns[i+1:min(end, len(ns))])
-		i = end + 1
-	}
-	if i < len(ns) && ns[i] == '.' {
-		i++
-	}
-	return name, keys, ns[min(i, len(ns)):]
-}
-
-// webhookInvalid is the API error for a list of field errors, nil for none.
-func webhookInvalid(gk schema.GroupKind, name string, errs field.ErrorList) error {
-	if len(errs) == 0 {
-		return nil
-	}
-	return apierrors.NewInvalid(gk, name, errs)
-}
-
-// webhookDenied reports an access denial: each field the subject may not change, or the tenancy error.
-func webhookDenied(err error) field.ErrorList {
-	if err == nil {
-		return nil
-	}
-	var we *rbac.WriteError
-	if !errors.As(err, &we) {
-		return field.ErrorList{field.Forbidden(nil, err.Error())}
-	}
-	var errs field.ErrorList
-	for _, p := range we.Paths {
-		errs = append(errs, field.Forbidden(field.NewPath(p), "the requesting subject may not change it"))
-	}
-	return errs
+// webhookTable maps "pkg.Type.GoField" to the field's JSON name, to report validator's
+// errors at JSON paths, and says what each validate keyword of the package checks.
+var webhookTable = &admit.Table{
+	Fields: map[string]admit.Field{
+		"v1.GatewayReference.AuthorizationID":      {JSON: "authorizationId"},
+		"v1.GatewayReference.ChargeID":             {JSON: "chargeId"},
+		"v1.GatewayReference.RefundID":             {JSON: "refundId"},
+		"v1.Money.Currency":                        {JSON: "currency"},
+		"v1.Money.Units":                           {JSON: "units"},
+		"v1.PaymentOrder.ObjectMeta":               {JSON: "metadata"},
+		"v1.PaymentOrder.Spec":                     {JSON: "spec", Type: "v1.PaymentOrderSpec"},
+		"v1.PaymentOrder.Status":                   {JSON: "status", Type: "v1.PaymentOrderStatus"},
+		"v1.PaymentOrder.TypeMeta":                 {},
+		"v1.PaymentOrderSpec.Amount":               {JSON: "amount", Type: "v1.Money"},
+		"v1.PaymentOrderSpec.CardLast4":            {JSON: "cardLast4"},
+		"v1.PaymentOrderSpec.Description":          {JSON: "description"},
+		"v1.PaymentOrderSpec.IdempotencyKey":       {JSON: "idempotencyKey"},
+		"v1.PaymentOrderSpec.Metadata":             {JSON: "metadata", Dims: "m"},
+		"v1.PaymentOrderSpec.Method":               {JSON: "method"},
+		"v1.PaymentOrderSpec.PayeeID":              {JSON: "payeeId"},
+		"v1.PaymentOrderSpec.PayerID":              {JSON: "payerId"},
+		"v1.PaymentOrderSpec.Priority":             {JSON: "priority"},
+		"v1.PaymentOrderSpec.Refund":               {JSON: "refund", Type: "v1.RefundRequest"},
+		"v1.PaymentOrderSpec.Tags":                 {JSON: "tags", Dims: "s"},
+		"v1.PaymentOrderSpec.TenantID":             {JSON: "tenantId"},
+		"v1.PaymentOrderStatus.Attempts":           {JSON: "attempts"},
+		"v1.PaymentOrderStatus.Conditions":         {JSON: "conditions", Dims: "s"},
+		"v1.PaymentOrderStatus.Gateway":            {JSON: "gateway", Type: "v1.GatewayReference"},
+		"v1.PaymentOrderStatus.LastError":          {JSON: "lastError"},
+		"v1.PaymentOrderStatus.ObservedGeneration": {JSON: "observedGeneration"},
+		"v1.PaymentOrderStatus.Phase":              {JSON: "phase"},
+		"v1.RefundRequest.Reason":                  {JSON: "reason"},
+	},
+	Messages: map[string]string{
+		"alpha":            "must satisfy: ASCII letters only",
+		"alphanum":         "must satisfy: ASCII letters and digits",
+		"gte":              "must satisfy: length or value at least",
+		"hostname_rfc1123": "must be an RFC 1123 host name",
+		"iso4217":          "must be an ISO 4217 currency code",
+		"len":              "must satisfy: length (runes, items, entries) or value equals the parameter",
+		"lte":              "must satisfy: length or value at most",
+		"max":              "must satisfy: length at most, or value at most",
+		"min":              "must satisfy: length at least, or value at least",
+		"nefield":          "must satisfy: the value != the named field of the same struct",
+		"number":           "must satisfy: digits only (numbers always pass)",
+		"oneof":            "must satisfy: the value is one of the space-separated values ('a b' quotes a space)",
+		"printascii":       "must satisfy: printable ASCII characters only",
+		"required":         "must satisfy: the value is not the zero value; slices, maps and pointers are not nil",
+		"required_if":      "must satisfy: required when all the named fields have the given values",
+		"unique":           "must satisfy: no two slice elements (or map values) are equal",
+		"uppercase":        "must satisfy: non-empty and all uppercase",
+	},
 }
