@@ -146,7 +146,7 @@ func New(cfg Config) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, diags := all.Run(m, configs, backends)
+	files, diags := all.Generate(m, configs, backends)
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("modelgen reports errors in %s:\n%v", dir, diags)
 	}

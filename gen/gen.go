@@ -169,7 +169,7 @@ func DefaultConfigs(m *model.Model) map[string]Config {
 // backends', sorted by position; when the model has errors no backend runs
 // (and no file is returned), and a caller writes nothing when any
 // diagnostic is an error.
-func Run(m *model.Model, configs map[string]Config, backends []Generator) ([]File, model.Diagnostics) {
+func Run(m *model.Model, configs map[string]Config, backends []Backend) ([]File, model.Diagnostics) {
 	diags := append(model.Diagnostics(nil), m.Diags...)
 	if diags.HasErrors() {
 		return nil, diags.Sorted()
@@ -192,7 +192,7 @@ func Run(m *model.Model, configs map[string]Config, backends []Generator) ([]Fil
 
 // generate runs one backend. A backend that panics is a bug; the run then
 // fails with an error that names the backend, instead of crashing.
-func generate(g Generator, c *Context) (files []File, diags model.Diagnostics) {
+func generate(g Backend, c *Context) (files []File, diags model.Diagnostics) {
 	defer func() {
 		if r := recover(); r != nil {
 			files = nil
@@ -249,10 +249,18 @@ func (c *Context) Config(p *model.Package) Config {
 	return c.Configs[p.Path]
 }
 
-// Generator is one backend.
-type Generator interface {
+// Backend is one backend: it generates files from the model and declares
+// every file it may write. The writer removes only files a backend declares
+// (and --only narrows that to the backends that ran), and a run that
+// returns a file its backend did not declare fails.
+type Backend interface {
 	// Name is the backend's name on the command line (--only).
 	Name() string
 	// Generate returns the backend's files and diagnostics.
 	Generate(c *Context) ([]File, model.Diagnostics)
+	// Outputs lists every file the backend may write for the run's packages
+	// under their settings, whether or not this run writes it (so that a
+	// file it wrote earlier is found and removed once it is no longer
+	// generated).
+	Outputs(c *Context) []Output
 }

@@ -1,8 +1,14 @@
-// Package all is modelgen's one list of backends, as controller-tools'
-// genall is controller-gen's: the CLI, the agreement harness and the fuzz
-// target run these backends, in this order, and the writer removes the
-// files they declare (gen.Backend.Outputs) once they are no longer
-// generated. Adding a backend is adding it here.
+// Package all is modelgen's one list of backends and its one pipeline, as
+// controller-tools' genall is controller-gen's: the CLI, the agreement
+// harness and the fuzz target run these backends, in this order, and the
+// writer removes the files they declare (gen.Backend.Outputs) once they
+// are no longer generated. Adding a backend is adding it here.
+//
+// A Run is every step of one generation (load, settings, run cache,
+// backends, declared-output check, type check, headers, output routing,
+// writer); `modelgen generate` and `modelgen controller-gen` (ControllerGen:
+// a selection of backends with controller-gen's options, plus its output
+// rules) are two Runs.
 package all
 
 import (
@@ -41,8 +47,8 @@ var backends = []gen.Backend{
 }
 
 // Backends returns every backend, in the order they run.
-func Backends() []gen.Generator {
-	out := make([]gen.Generator, len(backends))
+func Backends() []gen.Backend {
+	out := make([]gen.Backend, len(backends))
 	for i, b := range backends {
 		out[i] = b
 	}
@@ -62,11 +68,11 @@ func Names() []string {
 // names, in the order given, each once (a name given twice runs once);
 // empty means every backend. An unknown name is an error that lists the
 // known ones.
-func Select(only string) ([]gen.Generator, error) {
+func Select(only string) ([]gen.Backend, error) {
 	if only == "" {
 		return Backends(), nil
 	}
-	var out []gen.Generator
+	var out []gen.Backend
 	seen := map[string]bool{}
 	for _, name := range strings.Split(only, ",") {
 		found := false
@@ -85,10 +91,10 @@ func Select(only string) ([]gen.Generator, error) {
 	return out, nil
 }
 
-// Run runs the backends on the model (gen.Run) and checks that each file
-// is one its backend declares: a file the writer could not later find as
-// its own fails the run (no file is returned).
-func Run(m *model.Model, configs map[string]gen.Config, backends []gen.Generator) ([]gen.File, model.Diagnostics) {
+// Generate runs the backends on the model (gen.Run) and checks that each
+// file is one its backend declares: a file the writer could not later find
+// as its own fails the run (no file is returned).
+func Generate(m *model.Model, configs map[string]gen.Config, backends []gen.Backend) ([]gen.File, model.Diagnostics) {
 	files, diags := gen.Run(m, configs, backends)
 	if diags.HasErrors() {
 		return nil, diags

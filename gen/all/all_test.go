@@ -30,7 +30,7 @@ func exampleConfigs(m *model.Model) map[string]gen.Config {
 }
 
 // TestEveryFileIsDeclared runs every backend on the examples: each file is
-// one of the outputs its backend declares (all.Run would fail otherwise),
+// one of the outputs its backend declares (all.Generate would fail otherwise),
 // each output's directory is absolute, and every backend wrote files the
 // writer can thus find again.
 func TestEveryFileIsDeclared(t *testing.T) {
@@ -39,9 +39,9 @@ func TestEveryFileIsDeclared(t *testing.T) {
 		t.Fatal(err)
 	}
 	configs := exampleConfigs(m)
-	files, diags := all.Run(m, configs, all.Backends())
+	files, diags := all.Generate(m, configs, all.Backends())
 	if diags.HasErrors() {
-		t.Fatalf("all.Run: %v", diags)
+		t.Fatalf("all.Generate: %v", diags)
 	}
 	wrote := map[string]int{}
 	for _, f := range files {
@@ -76,6 +76,8 @@ func (s stray) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	return []gen.File{{Path: filepath.Join(pk.Dir, "zz_generated.stray.go"), Data: []byte("package x\n"), Owner: pk.Path}}, nil
 }
 
+func (stray) Outputs(*gen.Context) []gen.Output { return nil }
+
 type declaring struct{ stray }
 
 func (declaring) Outputs(c *gen.Context) []gen.Output {
@@ -84,15 +86,15 @@ func (declaring) Outputs(c *gen.Context) []gen.Output {
 }
 
 // TestUndeclaredFileIsAnError: a file its backend does not declare (or a
-// file of a generator that declares nothing) fails the run at the package
+// file of a backend that declares nothing) fails the run at the package
 // it is generated from, and no file is returned.
 func TestUndeclaredFileIsAnError(t *testing.T) {
 	m, err := examples()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range []gen.Generator{stray{}, declaring{}} {
-		files, diags := all.Run(m, exampleConfigs(m), []gen.Generator{g})
+	for _, g := range []gen.Backend{stray{}, declaring{}} {
+		files, diags := all.Generate(m, exampleConfigs(m), []gen.Backend{g})
 		msg := diags.Error()
 		if len(files) > 0 || !diags.HasErrors() || !strings.Contains(msg, "stray backend") || !strings.Contains(msg, "zz_generated.stray.go, which is not among the files it declares") || diags[0].Pos.File == "" {
 			t.Errorf("%T: want no files and a positioned error, got %d files and %v", g, len(files), diags)

@@ -75,7 +75,7 @@ func generate(m *model.Model, cfg gen.Config) ([]gen.File, model.Diagnostics) {
 	for _, pk := range m.Packages {
 		configs[pk.Path] = cfg
 	}
-	return gen.Run(m, configs, []gen.Generator{rbacgen.Generator{}})
+	return gen.Run(m, configs, []gen.Backend{rbacgen.Generator{}})
 }
 
 // loadAny loads packages whose diagnostics the test judges.

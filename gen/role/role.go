@@ -45,13 +45,24 @@ const DefaultRoleName = "manager-role"
 const FileName = "role.yaml"
 
 // Generator writes role.yaml from +kubebuilder:rbac markers.
-type Generator struct{}
+type Generator struct {
+	// ControllerGen, when set, is the rbac generator of `modelgen
+	// controller-gen rbac:...`, with its options (roleName, headerFile,
+	// year): one role from the markers of every package of the run, as
+	// controller-gen writes it, in Artifacts.Dir; the role settings of
+	// modelgen.yaml do not apply.
+	ControllerGen *ctrbac.Generator
+	Artifacts     ctrun.Artifacts
+}
 
 func (Generator) Name() string { return Name }
 
-func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+	if g.ControllerGen != nil {
+		return ctrun.Generate(c.Model, "rbac", g.Artifacts.Read, []ctrun.Job{{Generator: *g.ControllerGen, Place: g.Artifacts.Place}})
+	}
 	var diags model.Diagnostics
-	var files []gen.File
+	var jobs []ctrun.Job
 	dirs, groups := ctrun.ByModule(c.Model)
 	for _, dir := range dirs {
 		if dir == "" {
@@ -60,28 +71,20 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		roles, d := roles(c, dir)
 		diags.Add(d)
 		for _, r := range roles {
-			roots := r.roots(dir, groups[dir])
-			out, d := Generate(c.Model, roots, ctrbac.Generator{RoleName: r.name}, nil)
-			diags.Add(d)
-			for _, o := range out {
-				files = append(files, gen.File{Path: filepath.Join(dir, r.file), Data: o.Data, Owner: r.owner})
-			}
+			path, owner := filepath.Join(dir, r.file), r.owner
+			jobs = append(jobs, ctrun.Job{
+				Generator: ctrbac.Generator{RoleName: r.name},
+				Roots:     r.roots(dir, groups[dir]),
+				Place:     func(ctrun.Output) (string, string) { return path, owner },
+			})
 		}
 	}
+	files, d := ctrun.Generate(c.Model, "rbac", nil, jobs)
+	diags.Add(d)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	return files, diags
-}
-
-// Generate runs controller-tools' rbac generator g on roots (nil: every
-// root package of the model; empty: none); read opens its headerFile (nil
-// in the native run, where modelgen's header setting applies).
-func Generate(m *model.Model, roots []*loader.Package, g ctrbac.Generator, read ctrun.Input) ([]ctrun.Output, model.Diagnostics) {
-	if roots != nil && len(roots) == 0 {
-		return nil, nil
-	}
-	return ctrun.Run(m, roots, g, "rbac", read)
 }
 
 // role is one role file of a module and what makes it.
