@@ -50,6 +50,9 @@ func controllerGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen controller-gen:", res.Err)
 		return ExitFail
 	}
+	if res.Cached {
+		cacheHits.Add(1)
+	}
 	for _, d := range res.Diags {
 		fmt.Fprintln(stderr, d)
 	}

@@ -426,3 +426,46 @@ func TestControllerGenStdoutInCommandLineOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestControllerGenRunCache: controller-gen's command line shares the
+// native run's cache: a second run over unchanged inputs skips the
+// backends and leaves the files as a full run does; a changed headerFile
+// (an input the settings step reads) is a miss; a run that prints its
+// output (output:stdout) never replays.
+func TestControllerGenRunCache(t *testing.T) {
+	dir := ctrlgenProject(t)
+	t.Setenv("MODELGEN_CACHE", filepath.Join(t.TempDir(), "cache"))
+	args := []string{"controller-gen", "crd", "rbac:roleName=manager-role", "webhook", `object:headerFile="boilerplate.go.txt",year=2031`, "paths=./..."}
+	if r := run(args...); r.code != cli.ExitOK { // settles go.mod
+		t.Fatalf("first run: %v", r)
+	}
+	age(t, dir)
+	deepcopy := filepath.Join(dir, "api", "v1", "zz_generated.deepcopy.go")
+	crdFile := filepath.Join(dir, "config", "crd", "jobs.example.com_workersets.yaml")
+	full, hit := hits(func() result { return run(args...) })
+	if full.code != cli.ExitOK || hit {
+		t.Fatalf("recording run: %v, hit %v", full, hit)
+	}
+	want := map[string]string{deepcopy: read(t, deepcopy), crdFile: read(t, crdFile)}
+	r, hit := hits(func() result { return run(args...) })
+	if r.code != cli.ExitOK || !hit || r.stderr != full.stderr || r.stdout != full.stdout {
+		t.Fatalf("unchanged run: hit %v, %v; want a hit printing what the full run printed (%v)", hit, r, full)
+	}
+	for path, data := range want {
+		if got := read(t, path); got != data {
+			t.Errorf("%s changed on a replayed run", path)
+		}
+	}
+	testkit.WriteFile(t, filepath.Join(dir, "boilerplate.go.txt"), "// Copyright YEAR Someone Else.\n")
+	age(t, dir)
+	if r, hit := hits(func() result { return run(args...) }); r.code != cli.ExitOK || hit || !strings.Contains(read(t, deepcopy), "// Copyright 2031 Someone Else.") {
+		t.Errorf("after the headerFile changed: hit %v, %v, the deepcopy file starts\n%.200s", hit, r, read(t, deepcopy))
+	}
+	age(t, dir)
+	printing := []string{"controller-gen", "crd", "paths=./...", "output:stdout"}
+	for i := range 2 {
+		if r, hit := hits(func() result { return run(printing...) }); r.code != cli.ExitOK || hit || !strings.Contains(r.stdout, "kind: CustomResourceDefinition") {
+			t.Errorf("output:stdout, run %d: hit %v, %v", i, hit, r)
+		}
+	}
+}
