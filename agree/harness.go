@@ -138,7 +138,9 @@ func New(cfg Config) (*Harness, error) {
 	}
 	configs := gen.DefaultConfigs(m)
 	for path, c := range configs {
-		c.Webhook = cfg.Webhook
+		if c, err = all.Set(c, "webhook", cfg.Webhook); err != nil {
+			return nil, err
+		}
 		configs[path] = c
 	}
 	// the documents the harness judges: modelgen's own backends, from its one list

@@ -13,6 +13,7 @@ package all
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/modelgen/modelgen/gen"
@@ -53,6 +54,48 @@ func Backends() []gen.Backend {
 		out[i] = b
 	}
 	return out
+}
+
+// Settings are the backends' settings with their defaults, each type once
+// (gen.Configurable; two backends may share one): with gen.Config's own
+// fields, the settings of modelgen.yaml (gen.Keys).
+func Settings() []any {
+	var out []any
+	seen := map[string]bool{}
+	for _, b := range backends {
+		if c, ok := b.(gen.Configurable); ok {
+			s := c.Settings()
+			if t := fmt.Sprintf("%T", s); !seen[t] {
+				seen[t] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// Keys are the settings of modelgen.yaml (gen.Keys of Settings); an
+// error is a key two settings types declare.
+func Keys() ([]gen.Key, error) { return gen.Keys(Settings()) }
+
+// Set returns c with the setting of modelgen.yaml named key set to value
+// (a string or a bool, as the setting is), as a modelgen.yaml that sets it
+// does.
+func Set(c gen.Config, key string, value any) (gen.Config, error) {
+	keys, err := Keys()
+	if err != nil {
+		return c, err
+	}
+	for _, k := range keys {
+		if k.Name != key {
+			continue
+		}
+		if t := k.Field().Type; reflect.TypeOf(value) != t {
+			return c, fmt.Errorf("setting %q: want a %s, got %T", key, t, value)
+		}
+		return c.With(k, value), nil
+	}
+	return c, fmt.Errorf("unknown setting %q", key)
 }
 
 // Names are the backends' names (--only), in the order they run.

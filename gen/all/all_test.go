@@ -22,8 +22,16 @@ var examples = sync.OnceValues(func() (*model.Model, error) {
 // tests), so that every output is written.
 func exampleConfigs(m *model.Model) map[string]gen.Config {
 	configs := gen.DefaultConfigs(m)
+	keys, err := all.Keys()
+	if err != nil {
+		panic(err)
+	}
 	for path, c := range configs {
-		c.RoleViews, c.Agree = true, true
+		for _, k := range keys {
+			if k.Name == "roleViews" || k.Name == "agree" {
+				c = c.With(k, true)
+			}
+		}
 		configs[path] = c
 	}
 	return configs
@@ -117,5 +125,38 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := all.Select("crd,nope"); err == nil || !strings.Contains(err.Error(), `unknown backend "nope" (have openapi,crd,`) {
 		t.Errorf("Select(crd,nope): %v", err)
+	}
+}
+
+// TestKeys: the backends' settings declare each key of modelgen.yaml once,
+// and all.Set sets a backend's setting by its key.
+func TestKeys(t *testing.T) {
+	keys, err := all.Keys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, k := range keys {
+		names[k.Name] = true
+	}
+	for _, want := range []string{"title", "crdDir", "docsDir", "roleViews", "webhook", "webhookDir", "policyDir", "roleName", "agree"} {
+		if !names[want] {
+			t.Errorf("no setting %q among %v", want, keys)
+		}
+	}
+	cfg, err := all.Set(gen.Config{}, "docsDir", "diagrams")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if k.Name == "docsDir" && cfg.Get(k) != "diagrams" {
+			t.Errorf("docsDir = %v after Set", cfg.Get(k))
+		}
+	}
+	if _, err := all.Set(cfg, "docsDir", true); err == nil {
+		t.Error("Set(docsDir, true): no error")
+	}
+	if _, err := all.Set(cfg, "colour", "red"); err == nil {
+		t.Error("Set(colour): no error")
 	}
 }

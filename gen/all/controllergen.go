@@ -182,7 +182,11 @@ func (c *ControllerGen) Run(stdout io.Writer) Run {
 	for _, name := range c.order {
 		switch g := c.gens[name].(type) {
 		case ctcrd.Generator:
-			r.Backends = append(r.Backends, crd.Generator{})
+			b := crd.Generator{}
+			if g.OmitToolVersion == nil || !*g.OmitToolVersion {
+				b.ToolVersion = ControllerToolsVersion()
+			}
+			r.Backends = append(r.Backends, b)
 		case ctdeepcopy.Generator:
 			r.Backends = append(r.Backends, deepcopy.Generator{})
 		case ctrbac.Generator:
@@ -218,9 +222,6 @@ func (c *ControllerGen) settings(m *model.Model, in *ctInputs) (map[string]gen.C
 				cfg.GenerateEmbeddedObjectMeta = g.GenerateEmbeddedObjectMeta != nil && *g.GenerateEmbeddedObjectMeta
 				cfg.IgnoreUnexportedFields = g.IgnoreUnexportedFields != nil && *g.IgnoreUnexportedFields
 				cfg.MaxDescLen = g.MaxDescLen
-				if g.OmitToolVersion == nil || !*g.OmitToolVersion {
-					cfg.ToolVersion = ControllerToolsVersion()
-				}
 				configs[path] = cfg
 			}
 			diags.Add(in.headerText(name, g.HeaderFile, g.Year))

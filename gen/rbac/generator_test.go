@@ -209,8 +209,7 @@ func TestRoleViews(t *testing.T) {
 			t.Fatalf("a view without roleViews: %s", f.Path)
 		}
 	}
-	cfg := defaults
-	cfg.RoleViews = true
+	cfg := defaults.WithOwn(rbacgen.Settings{RoleViews: true})
 	files, diags = generate(m, cfg)
 	onlyDiagnostics(t, diags, examplesWarnings...)
 	view := func(name string) *openapi3.T {

@@ -44,6 +44,26 @@ const DefaultRoleName = "manager-role"
 // FileName is controller-gen's name for the role file.
 const FileName = "role.yaml"
 
+// Settings are the backend's settings of a package (modelgen.yaml): empty
+// is the default each names.
+type Settings struct {
+	// RoleName names the role written from the +kubebuilder:rbac markers
+	// of the module's controllers (controller-gen's rbac:roleName; default
+	// manager-role).
+	RoleName string `json:"roleName"`
+	// RolePaths are the packages (patterns relative to the module root,
+	// comma-separated, as controller-gen's paths=) whose +kubebuilder:rbac
+	// markers make that role; default every package of the run in the
+	// module.
+	RolePaths string `json:"rolePaths"`
+	// RoleFile is the role's file, relative to the module root (default
+	// <rbacDir>/role.yaml).
+	RoleFile string `json:"roleFile"`
+}
+
+// Settings are the backend's settings (gen.Configurable).
+func (Generator) Settings() any { return Settings{} }
+
 // Generator writes role.yaml from +kubebuilder:rbac markers.
 type Generator struct {
 	// ControllerGen, when set, is the rbac generator of `modelgen
@@ -102,15 +122,15 @@ func roles(c *gen.Context, dir string) ([]*role, model.Diagnostics) {
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path < pkgs[j].Path })
 	declared := false
 	for _, pk := range pkgs {
-		cfg := c.Config(pk)
-		declared = declared || pk.ModDir == dir && cfg.RoleName+cfg.RolePaths+cfg.RoleFile != ""
+		s := gen.Own(c.Config(pk), Settings{})
+		declared = declared || pk.ModDir == dir && s.RoleName+s.RolePaths+s.RoleFile != ""
 	}
 	for _, pk := range pkgs {
-		cfg := c.Config(pk)
-		if pk.ModDir != dir || declared && cfg.RoleName+cfg.RolePaths+cfg.RoleFile == "" {
+		s := gen.Own(c.Config(pk), Settings{})
+		if pk.ModDir != dir || declared && s.RoleName+s.RolePaths+s.RoleFile == "" {
 			continue
 		}
-		r, err := roleOf(cfg)
+		r, err := roleOf(s, c.Config(pk).RBACDir)
 		if err != "" {
 			diags.Errorf(configPos(pk), "role: %s", err)
 			continue
@@ -136,13 +156,13 @@ func roles(c *gen.Context, dir string) ([]*role, model.Diagnostics) {
 	return out, diags
 }
 
-func roleOf(cfg gen.Config) (*role, string) {
+func roleOf(cfg Settings, rbacDir string) (*role, string) {
 	r := &role{name: cfg.RoleName, file: cfg.RoleFile}
 	if r.name == "" {
 		r.name = DefaultRoleName
 	}
 	if r.file == "" {
-		dir := cfg.RBACDir
+		dir := rbacDir
 		if dir == "" {
 			dir = filepath.Join("config", "rbac")
 		}

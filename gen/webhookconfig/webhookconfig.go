@@ -56,6 +56,10 @@ type Generator struct {
 
 func (Generator) Name() string { return Name }
 
+// Settings are the backend's settings (gen.Configurable): the webhook
+// settings it shares with the webhook backend (its webhookDir).
+func (Generator) Settings() any { return served.Defaults }
+
 func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	if g.ControllerGen != nil {
 		return ctrun.Generate(c.Model, "webhook", g.Artifacts.Read, []ctrun.Job{{Generator: *g.ControllerGen, Place: g.Artifacts.Place}})
@@ -93,8 +97,8 @@ func webhookDir(c *gen.Context, dir string) string {
 	pkgs := append([]*model.Package(nil), c.Model.Packages...)
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path < pkgs[j].Path })
 	for _, pk := range pkgs {
-		if pk.ModDir == dir && c.Config(pk).WebhookDir != "" {
-			return c.Config(pk).WebhookDir
+		if d := served.Of(c.Config(pk)).WebhookDir; pk.ModDir == dir && d != "" {
+			return d
 		}
 	}
 	return served.DefaultDir

@@ -16,7 +16,6 @@ import (
 	"github.com/modelgen/modelgen/gate"
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/all"
-	policygen "github.com/modelgen/modelgen/gen/policy"
 	"github.com/modelgen/modelgen/internal/runcache"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
@@ -152,10 +151,14 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		Backends: selected,
 		Only:     fl.only != "",
 		Settings: func(m *model.Model) (map[string]gen.Config, model.Diagnostics, error) {
-			if err := checkFlagPaths(m, fl); err != nil {
+			keys, err := all.Keys()
+			if err != nil {
 				return nil, nil, err
 			}
-			configs, diags := loadConfigs(m, fl)
+			if err := checkFlagPaths(m, keys, fl); err != nil {
+				return nil, nil, err
+			}
+			configs, diags := loadConfigs(m, keys, fl)
 			return configs, diags, nil
 		},
 		Inputs:   func(m *model.Model, configs map[string]gen.Config) []string { return settingFiles(m, configs, fl) },
@@ -253,14 +256,6 @@ func settingFiles(m *model.Model, configs map[string]gen.Config, fl generateFlag
 	return out
 }
 
-// policyDir is where a package's admission policies go.
-func policyDir(cfg gen.Config) string {
-	if cfg.PolicyDir != "" {
-		return cfg.PolicyDir
-	}
-	return policygen.DefaultDir
-}
-
 func summary(w io.Writer, m *model.Model, diags model.Diagnostics, res writer.Result, check bool) {
 	types, fields, checks := 0, 0, 0
 	for _, t := range m.SortedTypes() {
@@ -297,7 +292,7 @@ func relative(path string) string {
 }
 
 // loadConfigs reads modelgen.yaml beside each package and applies flags.
-func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model.Diagnostics) {
+func loadConfigs(m *model.Model, keys []gen.Key, fl generateFlags) (map[string]gen.Config, model.Diagnostics) {
 	var diags model.Diagnostics
 	out := map[string]gen.Config{}
 	for _, pk := range m.Packages {
@@ -306,15 +301,20 @@ func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model
 		var set map[string]model.Pos
 		if data, ok := readConfigFile(path, &diags); ok {
 			var d model.Diagnostics
-			set, d = readConfig(path, data, &cfg)
+			set, d = readConfig(path, data, keys, &cfg)
 			diags.Add(d)
 		}
 		override(&cfg.Title, fl.title)
 		override(&cfg.Version, fl.apiVersion)
 		override(&cfg.OpenAPI, fl.openapiOut)
 		override(&cfg.CRDDir, fl.crdDir)
-		cfg.Agree = cfg.Agree || fl.agree
-		diags.Add(checkPaths(pk, &cfg, set, fl))
+		if fl.agree {
+			var err error
+			if cfg, err = all.Set(cfg, "agree", true); err != nil {
+				diags.Errorf(pk.Pos(), "--agree: %v", err)
+			}
+		}
+		diags.Add(checkPaths(pk, keys, &cfg, set, fl))
 		diags.Add(checkHeader(pk, &cfg, set, fl))
 		out[pk.Path] = cfg
 	}
