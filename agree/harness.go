@@ -138,7 +138,9 @@ func New(cfg Config) (*Harness, error) {
 	}
 	configs := gen.DefaultConfigs(m)
 	for path, c := range configs {
-		c.Webhook = cfg.Webhook
+		if c, err = all.Set(c, "webhook", cfg.Webhook); err != nil {
+			return nil, err
+		}
 		configs[path] = c
 	}
 	// the documents the harness judges: modelgen's own backends, from its one list
@@ -146,7 +148,7 @@ func New(cfg Config) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, diags := all.Run(m, configs, backends)
+	files, diags := all.Generate(m, configs, backends)
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("modelgen reports errors in %s:\n%v", dir, diags)
 	}

@@ -7,6 +7,7 @@
 package gen
 
 import (
+	"reflect"
 	"strings"
 	"sync"
 
@@ -35,7 +36,9 @@ type File struct {
 // the given path.
 func ModuleOwner(module string) string { return "module " + module }
 
-// Config holds the settings of one package, from flags or modelgen.yaml.
+// Config holds the settings of one package, from flags or modelgen.yaml:
+// its fields are those several backends read; each backend's own are a
+// struct of its package (Own, settings.go).
 type Config struct {
 	// Title is the OpenAPI document's info.title (default: the API group,
 	// else the package path).
@@ -46,86 +49,15 @@ type Config struct {
 	// Description is the OpenAPI document's info.description.
 	Description string `json:"description"`
 	// OpenAPI is the document's path relative to the package directory.
-	OpenAPI string `json:"openapi"`
+	OpenAPI string `json:"openapi" path:"package,file"`
 	// CRDDir is where CRDs go, relative to the module root.
-	CRDDir string `json:"crdDir"`
+	CRDDir string `json:"crdDir" path:"module"`
 	// RBACDir is where Role manifests go, relative to the module root.
-	RBACDir string `json:"rbacDir"`
-	// RoleViews asks for one OpenAPI document per access role, beside the
-	// OpenAPI document, holding only what the role can see.
-	RoleViews bool `json:"roleViews"`
-	// DocsDir is where diagrams and docs go, relative to the package directory.
-	DocsDir string `json:"docsDir"`
-	// Agree asks for an agreement test in the package.
-	Agree bool `json:"agree"`
+	RBACDir string `json:"rbacDir" path:"module"`
 	// Header is a file of Go comments (a licence) that heads the generated
 	// Go files, relative to the package directory, as controller-gen's
 	// headerFile.
 	Header string `json:"header"`
-	// Webhook says which kinds get a validating webhook: auto (kinds with
-	// checks no schema can carry; the default), always or never.
-	Webhook string `json:"webhook"`
-	// WebhookDir is where ValidatingWebhookConfigurations go, relative to
-	// the module root.
-	WebhookDir string `json:"webhookDir"`
-	// WebhookService is the namespace/name of the Service in front of the
-	// webhook server (default system/webhook-service, as controller-gen).
-	WebhookService string `json:"webhookService"`
-	// WebhookCertificate, when set, is the namespace/name of the
-	// cert-manager Certificate whose CA cert-manager injects into the
-	// configuration (the cert-manager.io/inject-ca-from annotation).
-	WebhookCertificate string `json:"webhookCertificate"`
-	// The settings of the generated ValidatingAdmissionPolicies (gen/policy,
-	// docs/admission-policy.md); empty means the default.
-	//
-	// Policy is auto (every kind with access rules and a tenant key; the
-	// default) or never.
-	Policy string `json:"policy"`
-	// PolicyDir is where policies go, relative to the module root
-	// (default config/policy).
-	PolicyDir string `json:"policyDir"`
-	// PolicyRolePrefix: a group "<prefix><role>" gives the role
-	// (default modelgen:role:).
-	PolicyRolePrefix string `json:"policyRolePrefix"`
-	// PolicyTenantFrom is group (default), extra or namespace.
-	PolicyTenantFrom string `json:"policyTenantFrom"`
-	// PolicyTenantPrefix: a group "<prefix><tenant>" gives the tenant
-	// (default modelgen:tenant:).
-	PolicyTenantPrefix string `json:"policyTenantPrefix"`
-	// PolicyTenantExtra is the user extra key holding the tenant
-	// (default modelgen.io/tenant).
-	PolicyTenantExtra string `json:"policyTenantExtra"`
-	// PolicyServiceAccounts gives roles to service accounts, which then act
-	// for the tenant of the object they write: "ns/name=role|role,...".
-	PolicyServiceAccounts string `json:"policyServiceAccounts"`
-	// PolicyExemptGroups and PolicyExemptUsers are never judged
-	// (comma-separated; "-" for none). Defaults: system:masters,
-	// system:serviceaccounts:kube-system and system:kube-controller-manager.
-	PolicyExemptGroups string `json:"policyExemptGroups"`
-	PolicyExemptUsers  string `json:"policyExemptUsers"`
-	// PolicyBookkeepingAnnotations and PolicyBookkeepingLabels are the
-	// metadata keys tools write for their own bookkeeping, which the
-	// policies do not govern (comma-separated; a key ending in "/" or "*"
-	// is a prefix). kubectl.kubernetes.io/last-applied-configuration is
-	// never governed. Examples: argocd.argoproj.io/ (Argo CD's tracking
-	// annotation), kustomize.toolkit.fluxcd.io/ (Flux's labels).
-	PolicyBookkeepingAnnotations string `json:"policyBookkeepingAnnotations"`
-	PolicyBookkeepingLabels      string `json:"policyBookkeepingLabels"`
-	// PolicyParamName names the AccessPolicy the bindings read
-	// (default modelgen-access).
-	PolicyParamName string `json:"policyParamName"`
-	// RoleName names the role written from the +kubebuilder:rbac markers
-	// of the module's controllers (controller-gen's rbac:roleName; default
-	// manager-role).
-	RoleName string `json:"roleName"`
-	// RolePaths are the packages (patterns relative to the module root,
-	// comma-separated, as controller-gen's paths=) whose +kubebuilder:rbac
-	// markers make that role; default every package of the run in the
-	// module.
-	RolePaths string `json:"rolePaths"`
-	// RoleFile is the role's file, relative to the module root (default
-	// <rbacDir>/role.yaml).
-	RoleFile string `json:"roleFile"`
 	// GenerateEmbeddedObjectMeta gives an ObjectMeta embedded below the
 	// root (a pod template's metadata) the structure of labels,
 	// annotations, name, namespace and finalizers, as controller-gen's
@@ -144,18 +76,15 @@ type Config struct {
 	// options of the same names, set by `modelgen controller-gen`.
 	IgnoreUnexportedFields bool `json:"-"`
 	MaxDescLen             *int `json:"-"`
-	// ToolVersion, when set, is the controller-gen.kubebuilder.io/version
-	// annotation of each CRD: `modelgen controller-gen` sets it to the
-	// controller-tools version modelgen embeds (its CRDs are that
-	// controller-gen's), unless crd:omitToolVersion; the native run writes
-	// none.
-	ToolVersion string `json:"-"`
+
+	own map[reflect.Type]any // each backend's settings, by type
 }
 
 // DefaultConfig is a package's settings when neither modelgen.yaml nor a
-// flag says otherwise.
+// flag says otherwise; a backend's own settings default to what its
+// Configurable.Settings returns.
 func DefaultConfig(p *model.Package) Config {
-	cfg := Config{Title: p.Group, Version: "0.1.0", OpenAPI: "openapi.yaml", CRDDir: "config/crd/bases", RBACDir: "config/rbac", WebhookDir: "config/webhook", DocsDir: "docs"}
+	cfg := Config{Title: p.Group, Version: "0.1.0", OpenAPI: "openapi.yaml", CRDDir: "config/crd/bases", RBACDir: "config/rbac"}
 	if cfg.Title == "" {
 		cfg.Title = p.Path
 	}
@@ -177,7 +106,7 @@ func DefaultConfigs(m *model.Model) map[string]Config {
 // backends', sorted by position; when the model has errors no backend runs
 // (and no file is returned), and a caller writes nothing when any
 // diagnostic is an error.
-func Run(m *model.Model, configs map[string]Config, backends []Generator) ([]File, model.Diagnostics) {
+func Run(m *model.Model, configs map[string]Config, backends []Backend) ([]File, model.Diagnostics) {
 	diags := append(model.Diagnostics(nil), m.Diags...)
 	if diags.HasErrors() {
 		return nil, diags.Sorted()
@@ -200,7 +129,7 @@ func Run(m *model.Model, configs map[string]Config, backends []Generator) ([]Fil
 
 // generate runs one backend. A backend that panics is a bug; the run then
 // fails with an error that names the backend, instead of crashing.
-func generate(g Generator, c *Context) (files []File, diags model.Diagnostics) {
+func generate(g Backend, c *Context) (files []File, diags model.Diagnostics) {
 	defer func() {
 		if r := recover(); r != nil {
 			files = nil
@@ -257,10 +186,18 @@ func (c *Context) Config(p *model.Package) Config {
 	return c.Configs[p.Path]
 }
 
-// Generator is one backend.
-type Generator interface {
+// Backend is one backend: it generates files from the model and declares
+// every file it may write. The writer removes only files a backend declares
+// (and --only narrows that to the backends that ran), and a run that
+// returns a file its backend did not declare fails.
+type Backend interface {
 	// Name is the backend's name on the command line (--only).
 	Name() string
 	// Generate returns the backend's files and diagnostics.
 	Generate(c *Context) ([]File, model.Diagnostics)
+	// Outputs lists every file the backend may write for the run's packages
+	// under their settings, whether or not this run writes it (so that a
+	// file it wrote earlier is found and removed once it is no longer
+	// generated).
+	Outputs(c *Context) []Output
 }

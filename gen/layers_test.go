@@ -96,6 +96,14 @@ var layerRules = []layerRule{
 		why:        "internal/... are the libraries every layer shares (file reads, YAML, the API-server judge, the type check, the writer); a backend's or the CLI's code in them reaches up a layer",
 	},
 	{
+		name: "the CLI imports gen/all and no backend",
+		from: under("cmd"),
+		imports: func(_, imp string) bool {
+			return backend(imp) || slices.Contains(libraries, imp) || under("gen/internal")(imp)
+		},
+		why: "a run of the command line, native or controller-gen's, is gen/all's pipeline (all.Run) with a selection of its backends; the CLI names backends and their options through gen/all",
+	},
+	{
 		name:    "a backend imports no other backend",
 		from:    backend,
 		imports: func(from, imp string) bool { return backend(imp) && imp != from },
@@ -225,22 +233,24 @@ func reach(g graph, p string, imports []string, transitive bool) [][]string {
 func TestLayerRulesCatch(t *testing.T) {
 	m := func(p string) string { return mod + "/" + p }
 	g := graph{
-		m("model"):           {m("model/vtag"), m("internal/helper")},
-		m("internal/helper"): {m("openapi/ext")}, // model reaches openapi through a helper
-		m("model/vtag"):      {"strings"},
-		m("openapi/ext"):     {"strings"},
-		m("gen/webhook"):     {m("model/accesstag"), m("model")},
-		m("schema"):          {m("model/mermaid")},
-		m("model/mermaid"):   {m("gen/ctrun")},
-		m("gen/ctrun"):       {m("model")},
-		m("gen/crd"):         {m("gen/deepcopy"), m("gen/ctrun"), "go/types"},
-		m("gen/deepcopy"):    {"go/types", m("model")},
-		m("agree"):           {m("model")},
-		m("openapi"):         {m("schema"), m("gen/ctrun")},
-		m("internal/writer"): {m("gen"), m("internal/fsread"), m("gen/conversion")},
-		m("internal/fsread"): {m("gen/webhook")},
-		m("gate"):            {m("openapi"), m("internal/fsread")},
-		m("gen/conversion"):  {m("gate")},
+		m("model"):            {m("model/vtag"), m("internal/helper")},
+		m("internal/helper"):  {m("openapi/ext")}, // model reaches openapi through a helper
+		m("model/vtag"):       {"strings"},
+		m("openapi/ext"):      {"strings"},
+		m("gen/webhook"):      {m("model/accesstag"), m("model")},
+		m("schema"):           {m("model/mermaid")},
+		m("model/mermaid"):    {m("gen/ctrun")},
+		m("gen/ctrun"):        {m("model")},
+		m("gen/crd"):          {m("gen/deepcopy"), m("gen/ctrun"), "go/types"},
+		m("gen/deepcopy"):     {"go/types", m("model")},
+		m("agree"):            {m("model")},
+		m("openapi"):          {m("schema"), m("gen/ctrun")},
+		m("internal/writer"):  {m("gen"), m("internal/fsread"), m("gen/conversion")},
+		m("internal/fsread"):  {m("gen/webhook")},
+		m("gate"):             {m("openapi"), m("internal/fsread")},
+		m("gen/conversion"):   {m("gate")},
+		m("cmd/internal/cli"): {m("gen/all"), m("gen"), m("gen/policy"), m("gate")},
+		m("gen/all"):          {m("gen/policy")},
 	}
 	tests := graph{m("agree"): {m("model/statetag")}}
 	want := []string{
@@ -258,6 +268,7 @@ func TestLayerRulesCatch(t *testing.T) {
 		"nothing below the CLI imports the gate: " + m("internal/writer") + " -> " + m("gate"),
 		"internal libraries import no backend: " + m("internal/writer") + " -> " + m("gate"),
 		"internal libraries import no backend: " + m("internal/writer") + " -> " + m("gen/conversion"),
+		"the CLI imports gen/all and no backend: " + m("cmd/internal/cli") + " -> " + m("gen/policy"),
 	}
 	var got []string
 	for _, v := range violations(g, tests) {

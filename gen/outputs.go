@@ -33,11 +33,21 @@ type Output struct {
 	Format  Format
 	Dir     string
 	Name    string
+	// Tree: the files are in Dir or any directory below it (a package
+	// tree of its own, as apply configurations: no package of the run, so
+	// not type-checked beside the user's code).
+	Tree bool
 }
 
 // Match reports whether path is one of the output's files.
 func (o Output) Match(path string) bool {
-	if filepath.Clean(filepath.Dir(path)) != filepath.Clean(o.Dir) {
+	dir := filepath.Clean(filepath.Dir(path))
+	if o.Tree {
+		rel, err := filepath.Rel(filepath.Clean(o.Dir), dir)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return false
+		}
+	} else if dir != filepath.Clean(o.Dir) {
 		return false
 	}
 	ok, err := filepath.Match(o.Name, filepath.Base(path))
@@ -45,6 +55,9 @@ func (o Output) Match(path string) bool {
 }
 
 func (o Output) String() string {
+	if o.Tree {
+		return fmt.Sprintf("%s %s (%s)", o.Backend, filepath.Join(o.Dir, "...", o.Name), o.Format)
+	}
 	return fmt.Sprintf("%s %s (%s)", o.Backend, filepath.Join(o.Dir, o.Name), o.Format)
 }
 
@@ -60,31 +73,13 @@ func Quote(name string) string {
 	return b.String()
 }
 
-// Backend is a generator that declares the files it may write. Every
-// backend of modelgen's list (gen/all) is one: the writer removes only
-// files a backend declares (and --only narrows that to the backends that
-// ran), and a run that returns a file its backend did not declare fails.
-type Backend interface {
-	Generator
-	// Outputs lists every file the backend may write for the run's packages
-	// under their settings, whether or not this run writes it (so that a
-	// file it wrote earlier is found and removed once it is no longer
-	// generated).
-	Outputs(c *Context) []Output
-}
-
-// Declared lists the outputs of the backends, sorted, each once; a
-// generator that is not a Backend declares none.
-func Declared(m *model.Model, configs map[string]Config, backends []Generator) []Output {
+// Declared lists the outputs of the backends, sorted, each once.
+func Declared(m *model.Model, configs map[string]Config, backends []Backend) []Output {
 	c := &Context{Model: m, Configs: configs}
 	seen := map[Output]bool{}
 	var out []Output
 	for _, g := range backends {
-		b, ok := g.(Backend)
-		if !ok {
-			continue
-		}
-		for _, o := range b.Outputs(c) {
+		for _, o := range g.Outputs(c) {
 			o.Backend, o.Dir = g.Name(), filepath.Clean(o.Dir)
 			if !seen[o] {
 				seen[o] = true
@@ -99,7 +94,7 @@ func Declared(m *model.Model, configs map[string]Config, backends []Generator) [
 // CheckOutputs reports every file whose backend did not declare it: a bug
 // in the backend (the writer could not remove the file once it is no
 // longer generated), so the run fails rather than write it.
-func CheckOutputs(m *model.Model, configs map[string]Config, backends []Generator, files []File) model.Diagnostics {
+func CheckOutputs(m *model.Model, configs map[string]Config, backends []Backend, files []File) model.Diagnostics {
 	var diags model.Diagnostics
 	declared := Declared(m, configs, backends)
 	for _, f := range files {

@@ -58,7 +58,7 @@ func BenchmarkPhaseDeepcopy(b *testing.B) {
 // generated Go files in place (typecheck.Check.Compile).
 func BenchmarkPhaseTypeCheck(b *testing.B) {
 	m := load(b, testkit.SynthModule(b, benchKinds))
-	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Generator{deepcopy.Generator{}})
+	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Backend{deepcopy.Generator{}})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
@@ -74,7 +74,7 @@ func BenchmarkPhaseTypeCheck(b *testing.B) {
 func BenchmarkPhaseWriter(b *testing.B) {
 	dir := testkit.SynthModule(b, benchKinds)
 	m := load(b, dir)
-	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Generator{openapidoc.Generator{}, crd.Generator{}, deepcopy.Generator{}})
+	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Backend{openapidoc.Generator{}, crd.Generator{}, deepcopy.Generator{}})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
@@ -92,7 +92,7 @@ func BenchmarkPhaseWriter(b *testing.B) {
 }
 
 // benchBackend times one backend, its schemas built once beforehand.
-func benchBackend(b *testing.B, g gen.Generator, t model.Target) {
+func benchBackend(b *testing.B, g gen.Backend, t model.Target) {
 	m := load(b, testkit.SynthModule(b, benchKinds))
 	c := &gen.Context{Model: m, Configs: gen.DefaultConfigs(m)}
 	c.Schemas(t)

@@ -19,7 +19,7 @@ import (
 // give the same bytes.
 func BenchmarkPhaseYAML(b *testing.B) {
 	m := load(b, testkit.SynthModule(b, benchKinds))
-	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Generator{openapidoc.Generator{}, crd.Generator{}})
+	files, diags := gen.Run(m, gen.DefaultConfigs(m), []gen.Backend{openapidoc.Generator{}, crd.Generator{}})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/internal/served"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -31,6 +32,16 @@ const harnessPath = "github.com/modelgen/modelgen/agree"
 // Generator writes the agreement tests.
 type Generator struct{}
 
+// Settings are the backend's settings of a package (modelgen.yaml).
+type Settings struct {
+	// Agree asks for an agreement test in the package.
+	Agree bool `json:"agree"`
+}
+
+// Settings are the backend's settings (gen.Configurable): no test unless
+// asked.
+func (Generator) Settings() any { return Settings{} }
+
 func (Generator) Name() string { return "agree" }
 
 // Generate writes one test per package with Agree set and at least one
@@ -41,7 +52,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	for _, pk := range c.Model.Packages {
 		cfg := c.Config(pk)
 		types := subjects(pk)
-		if !cfg.Agree || len(types) == 0 {
+		if !gen.Own(cfg, Settings{}).Agree || len(types) == 0 {
 			continue
 		}
 		if d := applicationKeywords(c.Model, pk); d.HasErrors() {
@@ -130,9 +141,9 @@ func render(pk *model.Package, cfg gen.Config, types []*model.Type) ([]byte, err
 		}
 		fields[jen.Id("CRDs")] = jen.Index().String().Values(lits...)
 	}
-	if cfg.Webhook != "" && cfg.Webhook != "auto" {
+	if mode := served.Of(cfg).Webhook; mode != "" && mode != served.ModeAuto {
 		// the server side is judged with the generated webhook the mode gives
-		fields[jen.Id("Webhook")] = jen.Lit(cfg.Webhook)
+		fields[jen.Id("Webhook")] = jen.Lit(mode)
 	}
 	f.Comment("TestModelgenAgreement proves that the CRDs and the OpenAPI document modelgen")
 	f.Comment("generated for this package, and validator running the same validate tags,")

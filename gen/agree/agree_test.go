@@ -18,7 +18,7 @@ func TestRefusesTheApplicationsKeywords(t *testing.T) {
 	if err != nil || m.Diags.HasErrors() {
 		t.Fatal(err, m.Diags)
 	}
-	configs := map[string]gen.Config{m.Packages[0].Path: {Agree: true}}
+	configs := map[string]gen.Config{m.Packages[0].Path: (gen.Config{}).WithOwn(agree.Settings{Agree: true})}
 	files, diags := agree.Generator{}.Generate(&gen.Context{Model: m, Configs: configs})
 	if len(files) > 0 || !strings.Contains(diags.Error(), `parts/types.go:9:44: agree: the agreement test cannot judge "sku"`) {
 		t.Errorf("want no test and an error at sku, got %d files and %v", len(files), diags)

@@ -22,15 +22,23 @@ var examples = sync.OnceValues(func() (*model.Model, error) {
 // tests), so that every output is written.
 func exampleConfigs(m *model.Model) map[string]gen.Config {
 	configs := gen.DefaultConfigs(m)
+	keys, err := all.Keys()
+	if err != nil {
+		panic(err)
+	}
 	for path, c := range configs {
-		c.RoleViews, c.Agree = true, true
+		for _, k := range keys {
+			if k.Name == "roleViews" || k.Name == "agree" {
+				c = c.With(k, true)
+			}
+		}
 		configs[path] = c
 	}
 	return configs
 }
 
 // TestEveryFileIsDeclared runs every backend on the examples: each file is
-// one of the outputs its backend declares (all.Run would fail otherwise),
+// one of the outputs its backend declares (all.Generate would fail otherwise),
 // each output's directory is absolute, and every backend wrote files the
 // writer can thus find again.
 func TestEveryFileIsDeclared(t *testing.T) {
@@ -39,9 +47,9 @@ func TestEveryFileIsDeclared(t *testing.T) {
 		t.Fatal(err)
 	}
 	configs := exampleConfigs(m)
-	files, diags := all.Run(m, configs, all.Backends())
+	files, diags := all.Generate(m, configs, all.Backends())
 	if diags.HasErrors() {
-		t.Fatalf("all.Run: %v", diags)
+		t.Fatalf("all.Generate: %v", diags)
 	}
 	wrote := map[string]int{}
 	for _, f := range files {
@@ -76,6 +84,8 @@ func (s stray) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	return []gen.File{{Path: filepath.Join(pk.Dir, "zz_generated.stray.go"), Data: []byte("package x\n"), Owner: pk.Path}}, nil
 }
 
+func (stray) Outputs(*gen.Context) []gen.Output { return nil }
+
 type declaring struct{ stray }
 
 func (declaring) Outputs(c *gen.Context) []gen.Output {
@@ -84,15 +94,15 @@ func (declaring) Outputs(c *gen.Context) []gen.Output {
 }
 
 // TestUndeclaredFileIsAnError: a file its backend does not declare (or a
-// file of a generator that declares nothing) fails the run at the package
+// file of a backend that declares nothing) fails the run at the package
 // it is generated from, and no file is returned.
 func TestUndeclaredFileIsAnError(t *testing.T) {
 	m, err := examples()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range []gen.Generator{stray{}, declaring{}} {
-		files, diags := all.Run(m, exampleConfigs(m), []gen.Generator{g})
+	for _, g := range []gen.Backend{stray{}, declaring{}} {
+		files, diags := all.Generate(m, exampleConfigs(m), []gen.Backend{g})
 		msg := diags.Error()
 		if len(files) > 0 || !diags.HasErrors() || !strings.Contains(msg, "stray backend") || !strings.Contains(msg, "zz_generated.stray.go, which is not among the files it declares") || diags[0].Pos.File == "" {
 			t.Errorf("%T: want no files and a positioned error, got %d files and %v", g, len(files), diags)
@@ -115,5 +125,38 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := all.Select("crd,nope"); err == nil || !strings.Contains(err.Error(), `unknown backend "nope" (have openapi,crd,`) {
 		t.Errorf("Select(crd,nope): %v", err)
+	}
+}
+
+// TestKeys: the backends' settings declare each key of modelgen.yaml once,
+// and all.Set sets a backend's setting by its key.
+func TestKeys(t *testing.T) {
+	keys, err := all.Keys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, k := range keys {
+		names[k.Name] = true
+	}
+	for _, want := range []string{"title", "crdDir", "docsDir", "roleViews", "webhook", "webhookDir", "policyDir", "roleName", "agree"} {
+		if !names[want] {
+			t.Errorf("no setting %q among %v", want, keys)
+		}
+	}
+	cfg, err := all.Set(gen.Config{}, "docsDir", "diagrams")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if k.Name == "docsDir" && cfg.Get(k) != "diagrams" {
+			t.Errorf("docsDir = %v after Set", cfg.Get(k))
+		}
+	}
+	if _, err := all.Set(cfg, "docsDir", true); err == nil {
+		t.Error("Set(docsDir, true): no error")
+	}
+	if _, err := all.Set(cfg, "colour", "red"); err == nil {
+		t.Error("Set(colour): no error")
 	}
 }

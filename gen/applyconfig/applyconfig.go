@@ -1,83 +1,52 @@
-// Package applyconfig runs controller-tools' own applyconfiguration
-// generator (controller-gen's `applyconfiguration`, for kubebuilder's
-// `create api --ssa`) on the packages the model loaded, so the apply
-// configurations of every package with +kubebuilder:ac:generate=true are
-// exactly controller-gen v0.23.0's.
+// Package applyconfig is `modelgen controller-gen`'s applyconfiguration
+// (for kubebuilder's `create api --ssa`): it runs controller-tools' own
+// applyconfiguration generator on the packages the model loaded, so the
+// apply configurations of every package with +kubebuilder:ac:generate=true
+// are exactly controller-gen v0.23.0's. It is no backend of the native run
+// (gen/all's list).
 //
 // That generator does not write through controller-gen's output rules: it
 // hands the package to gengo (k8s.io/code-generator's applyconfiguration-gen),
 // which creates <package dir>/<+kubebuilder:ac:output:package, default
-// applyconfiguration>/... itself. To keep modelgen's one all-or-nothing
-// writer, each package's directory is, for the length of its run, a mirror
-// of it under a temporary directory: gengo writes there, and the files it
-// wrote are collected, mapped back to the package's real directory, and the
-// temporary directory is removed. Nothing the generator writes reaches the
-// tree unless the whole run succeeds.
+// applyconfiguration>/... itself; gen/ctrun runs it in a mirror of the
+// package's directory (ctrun.Job.InPlace) and collects what it wrote.
 package applyconfig
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
-
 	"sigs.k8s.io/controller-tools/pkg/applyconfiguration"
-	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/ctrun"
 	"github.com/modelgen/modelgen/model"
 )
 
-// Generate runs g on every root package of the model and returns the files
-// it would have written, at their real paths (absolute), sorted.
-func Generate(m *model.Model, g applyconfiguration.Generator) ([]gen.File, model.Diagnostics) {
-	var diags model.Diagnostics
-	tmp, err := os.MkdirTemp("", "modelgen-applyconfiguration-")
-	if err != nil {
-		diags.Errorf(model.Pos{}, "applyconfiguration: %v", err)
-		return nil, diags
+// Name is the backend's name.
+const Name = "applyconfiguration"
+
+// Generator runs controller-tools' applyconfiguration generator with its
+// options (headerFile, which gengo reads itself).
+type Generator struct {
+	ControllerGen applyconfiguration.Generator
+}
+
+func (Generator) Name() string { return Name }
+
+// Generate returns the files the generator would have written, at their
+// real paths (absolute), sorted.
+func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+	return ctrun.Generate(c.Model, Name, nil, []ctrun.Job{{Generator: g.ControllerGen, InPlace: true}})
+}
+
+// Outputs declares the Go files below each module root of the run's
+// packages: the output package is a marker's path relative to the package
+// (+kubebuilder:ac:output:package), inside its module.
+func (Generator) Outputs(c *gen.Context) []gen.Output {
+	var out []gen.Output
+	dirs, _ := ctrun.ByModule(c.Model)
+	for _, dir := range dirs {
+		if dir != "" {
+			out = append(out, gen.Output{Format: gen.FormatGo, Dir: dir, Name: "*.go", Tree: true})
+		}
 	}
-	defer os.RemoveAll(tmp)
-	for _, root := range m.Loaded {
-		if root.Package == nil || root.Dir == "" || len(root.GoFiles) == 0 {
-			continue
-		}
-		real, err := filepath.Abs(root.Dir)
-		if err != nil {
-			diags.Errorf(model.Pos{File: root.GoFiles[0]}, "applyconfiguration: %v", err)
-			continue
-		}
-		// the mirror holds the whole absolute path, so an output package
-		// relative to the API directory (../../pkg/ac) stays inside it
-		root.Dir = filepath.Join(tmp, real)
-		_, d := ctrun.Run(m, []*loader.Package{root}, g, "applyconfiguration", nil)
-		root.Dir = real
-		diags.Add(d)
-	}
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	var files []gen.File
-	err = filepath.WalkDir(tmp, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(tmp, path)
-		if err != nil {
-			return err
-		}
-		files = append(files, gen.File{Path: string(filepath.Separator) + rel, Data: data})
-		return nil
-	})
-	if err != nil {
-		diags.Errorf(model.Pos{}, "applyconfiguration: collecting the generated files: %v", err)
-		return nil, diags
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return files, diags
+	return out
 }

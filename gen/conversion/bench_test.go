@@ -44,8 +44,8 @@ func BenchmarkConversion(b *testing.B) {
 		b.Fatal(m.Diags)
 	}
 	configs := gen.DefaultConfigs(m)
-	run := func(b *testing.B, g gen.Generator) []gen.File {
-		files, diags := gen.Run(m, configs, []gen.Generator{g})
+	run := func(b *testing.B, g gen.Backend) []gen.File {
+		files, diags := gen.Run(m, configs, []gen.Backend{g})
 		if diags.HasErrors() {
 			b.Fatal(diags)
 		}
@@ -59,7 +59,7 @@ func BenchmarkConversion(b *testing.B) {
 	for _, f := range conv {
 		convBytes += len(f.Data)
 	}
-	for _, g := range []gen.Generator{conversion.Generator{}, crd.Generator{}, deepcopy.Generator{}} {
+	for _, g := range []gen.Backend{conversion.Generator{}, crd.Generator{}, deepcopy.Generator{}} {
 		b.Run(g.Name(), func(b *testing.B) {
 			for b.Loop() {
 				run(b, g)

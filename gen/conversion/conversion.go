@@ -268,7 +268,7 @@ func patchesDir(c *gen.Context, pk *model.Package) string {
 // the conversion does not cover (docs/gate-crd.md).
 func patchFile(c *gen.Context, t *model.Type, versions []string) gen.File {
 	pk := t.Pkg
-	cfg, _ := served.Settings(c, pk)
+	cfg, _ := served.Resolve(c, pk)
 	ns, svc, _ := strings.Cut(cfg.WebhookService, "/")
 	var b strings.Builder
 	versions = slices.Clone(versions)

@@ -23,16 +23,23 @@ import (
 )
 
 // VersionAnnotation is controller-gen's annotation naming its version,
-// which the CRDs of `modelgen controller-gen` carry (gen.Config.ToolVersion).
+// which the CRDs of `modelgen controller-gen` carry (Generator.ToolVersion).
 const VersionAnnotation = "controller-gen.kubebuilder.io/version"
 
 // Generator writes CRDs to <module>/<crdDir>/<group>_<plural>.yaml.
-type Generator struct{}
+type Generator struct {
+	// ToolVersion, when set, is the controller-gen.kubebuilder.io/version
+	// annotation of each CRD: `modelgen controller-gen` sets it to the
+	// controller-tools version modelgen embeds (its CRDs are that
+	// controller-gen's), unless crd:omitToolVersion; the native run writes
+	// none.
+	ToolVersion string
+}
 
 func (Generator) Name() string { return "crd" }
 
 // Generate builds, checks and renders a CRD for every group and kind.
-func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	crds, diags := Build(c)
 	if diags.HasErrors() {
 		return nil, diags
@@ -40,11 +47,11 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	var files []gen.File
 	for _, r := range crds {
 		cfg := c.Config(r.Root.Pkg)
-		if cfg.ToolVersion != "" {
+		if g.ToolVersion != "" {
 			if r.CRD.Annotations == nil {
 				r.CRD.Annotations = map[string]string{}
 			}
-			r.CRD.Annotations[VersionAnnotation] = cfg.ToolVersion
+			r.CRD.Annotations[VersionAnnotation] = g.ToolVersion
 		}
 		data, err := Render(r.CRD)
 		if err != nil {

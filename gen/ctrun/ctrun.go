@@ -1,13 +1,18 @@
-// Package ctrun runs one of controller-tools' own generators (rbac,
-// webhook) on the packages the model already loaded and captures what it
-// writes in memory, so the backends built on it produce exactly
-// controller-gen's output without controller-gen's writer: modelgen's one
-// writer puts the files on disk.
+// Package ctrun is the one skeleton of the backends built on
+// controller-tools' own generators (gen/role: rbac, gen/webhookconfig:
+// webhook, gen/applyconfig: applyconfiguration): it runs a generator on the
+// packages the model already loaded and captures what it writes in memory,
+// so the backends produce exactly controller-gen's output without
+// controller-gen's writer: modelgen's one writer puts the files on disk. A
+// backend says which runs it wants (Job) and where their files go; Generate
+// does the rest.
 package ctrun
 
 import (
 	"bytes"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -17,8 +22,130 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/model"
 )
+
+// A Job is one run of a controller-tools generator.
+type Job struct {
+	Generator genall.Generator
+	// Roots are the packages it runs on: nil is every root package of the
+	// model, empty none (the job is skipped).
+	Roots []*loader.Package
+	// Place is where a file the generator wrote goes (an absolute path)
+	// and its owner (gen.File.Owner).
+	Place func(o Output) (path, owner string)
+	// Check, when set, judges each file the generator wrote.
+	Check func(o Output) model.Diagnostics
+	// InPlace: the generator writes beside each root package itself, not
+	// through genall's output rules (applyconfiguration hands the package
+	// to gengo). Each root's directory is then, for the length of its run,
+	// a mirror under a temporary directory: the generator writes there,
+	// the files it wrote are collected at their real paths (Place is not
+	// used; the files have no owner), and the mirror is removed.
+	// Nothing reaches the tree unless the whole run succeeds.
+	InPlace bool
+}
+
+// Generate runs a backend's jobs (name is the generator's name in
+// diagnostics; read serves the files a generator reads, its headerFile)
+// and returns their files, sorted by path within each job; none when any
+// job fails.
+func Generate(m *model.Model, name string, read Input, jobs []Job) ([]gen.File, model.Diagnostics) {
+	var diags model.Diagnostics
+	var files []gen.File
+	for _, j := range jobs {
+		if j.Roots != nil && len(j.Roots) == 0 {
+			continue
+		}
+		if j.InPlace {
+			f, d := inPlace(m, name, read, j)
+			diags.Add(d)
+			files = append(files, f...)
+			continue
+		}
+		out, d := Run(m, j.Roots, j.Generator, name, read)
+		diags.Add(d)
+		for _, o := range out {
+			if j.Check != nil {
+				diags.Add(j.Check(o))
+			}
+			path, owner := j.Place(o)
+			files = append(files, gen.File{Path: path, Data: o.Data, Owner: owner})
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return files, diags
+}
+
+// inPlace runs an InPlace job, root by root, in mirrors of their
+// directories under one temporary directory: packages that share an output
+// package (../../pkg/ac from two API versions) write its shared files once,
+// the later over the earlier, as in the tree.
+func inPlace(m *model.Model, name string, read Input, j Job) ([]gen.File, model.Diagnostics) {
+	var diags model.Diagnostics
+	tmp, err := os.MkdirTemp("", "modelgen-"+name+"-")
+	if err != nil {
+		diags.Errorf(model.Pos{}, "%s: %v", name, err)
+		return nil, diags
+	}
+	defer os.RemoveAll(tmp)
+	roots := j.Roots
+	if roots == nil {
+		roots = m.Loaded
+	}
+	for _, root := range roots {
+		if root.Package == nil || root.Dir == "" || len(root.GoFiles) == 0 {
+			continue
+		}
+		real, err := filepath.Abs(root.Dir)
+		if err != nil {
+			diags.Errorf(model.Pos{File: root.GoFiles[0]}, "%s: %v", name, err)
+			continue
+		}
+		// the mirror holds the whole absolute path, so an output package
+		// relative to the package directory (../../pkg/ac) stays inside it
+		root.Dir = filepath.Join(tmp, real)
+		_, d := Run(m, []*loader.Package{root}, j.Generator, name, read)
+		root.Dir = real
+		diags.Add(d)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	files, err := collect(tmp)
+	if err != nil {
+		diags.Errorf(model.Pos{}, "%s: collecting the generated files: %v", name, err)
+		return nil, diags
+	}
+	return files, diags
+}
+
+// collect reads the files a generator wrote under a mirror, at their real
+// paths, sorted. They have no owner: the output package is no package of
+// the run, and several of its packages may write its shared files.
+func collect(mirror string) ([]gen.File, error) {
+	var files []gen.File
+	err := filepath.WalkDir(mirror, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(mirror, path)
+		if err != nil {
+			return err
+		}
+		files = append(files, gen.File{Path: string(filepath.Separator) + rel, Data: data})
+		return nil
+	})
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, err
+}
 
 // Output is one file a controller-tools generator wrote: Pkg is nil for a
 // configuration artifact (role.yaml, manifests.yaml), as genall's output
@@ -153,4 +280,23 @@ func ByModule(m *model.Model) ([]string, map[string][]*loader.Package) {
 	}
 	sort.Strings(dirs)
 	return dirs, groups
+}
+
+// Artifacts is where a backend of `modelgen controller-gen` puts the
+// configuration files its generator writes (role.yaml, manifests.yaml):
+// Dir, absolute; that command's output rules move them from there. Read
+// serves the files the generator reads (its headerFile), read by the
+// run's settings step, since a backend reads no files.
+type Artifacts struct {
+	Dir  string
+	Read Input
+}
+
+// Place puts a file in Dir, with no owner: controller-gen's files carry
+// no modelgen header.
+func (a Artifacts) Place(o Output) (string, string) { return filepath.Join(a.Dir, o.Name), "" }
+
+// Output declares a file of Dir.
+func (a Artifacts) Output(name string) gen.Output {
+	return gen.Output{Format: gen.FormatYAML, Dir: a.Dir, Name: gen.Quote(name)}
 }

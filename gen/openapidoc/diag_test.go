@@ -28,7 +28,7 @@ func TestDiagnostics(t *testing.T) {
 		for _, pk := range m.Packages {
 			configs[pk.Path] = gen.DefaultConfig(pk)
 		}
-		_, diags := gen.Run(m, configs, []gen.Generator{openapidoc.Generator{}})
+		_, diags := gen.Run(m, configs, []gen.Backend{openapidoc.Generator{}})
 		return diagtest.Render(t, diags, dir, nil)
 	})
 }

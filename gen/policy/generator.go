@@ -33,7 +33,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	versions := kindVersions(c)
 	for _, pk := range c.Model.Packages {
 		cfg := c.Config(pk)
-		if cfg.Policy == "never" || pk.ModDir == "" || pk.Group == "" {
+		if optionsOf(cfg).Policy == "never" || pk.ModDir == "" || pk.Group == "" {
 			continue
 		}
 		s, d := SettingsOf(pk, cfg)
@@ -72,8 +72,8 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 }
 
 func dirOf(cfg gen.Config) string {
-	if cfg.PolicyDir != "" {
-		return cfg.PolicyDir
+	if d := optionsOf(cfg).PolicyDir; d != "" {
+		return d
 	}
 	return DefaultDir
 }
@@ -140,7 +140,7 @@ func ForType(tr *model.TypeAccess, k Kind, s Settings) ([]byte, model.Diagnostic
 func kindVersions(c *gen.Context) map[string]int {
 	out := map[string]int{}
 	for _, pk := range c.Model.Packages {
-		if c.Config(pk).Policy == "never" || pk.ModDir == "" || pk.Group == "" {
+		if optionsOf(c.Config(pk)).Policy == "never" || pk.ModDir == "" || pk.Group == "" {
 			continue
 		}
 		for _, tr := range filtered.Entries(c.Model.Access, pk) {

@@ -153,7 +153,7 @@ func TestCompileErrorsNameTheExpression(t *testing.T) {
 
 func TestSettingsOfRefusesMistakes(t *testing.T) {
 	pk := &model.Package{Dir: "/m/api"}
-	cfg := gen.Config{PolicyTenantFrom: "header", PolicyServiceAccounts: "sys/op=Admin,broken", Policy: "sometimes", PolicyBookkeepingLabels: "*,ok.io/", PolicyBookkeepingAnnotations: "a b"}
+	cfg := gen.Config{}.WithOwn(Options{PolicyTenantFrom: "header", PolicyServiceAccounts: "sys/op=Admin,broken", Policy: "sometimes", PolicyBookkeepingLabels: "*,ok.io/", PolicyBookkeepingAnnotations: "a b"})
 	_, diags := SettingsOf(pk, cfg)
 	var msgs []string
 	for _, d := range diags {
@@ -168,7 +168,7 @@ func TestSettingsOfRefusesMistakes(t *testing.T) {
 	if strings.Contains(got, "ok.io/") {
 		t.Errorf("a prefix refused:\n%s", got)
 	}
-	s, diags := SettingsOf(pk, gen.Config{PolicyServiceAccounts: "payments-system/op=operator|auditor", PolicyExemptGroups: "-", PolicyBookkeepingLabels: "kustomize.toolkit.fluxcd.io/, team-*", PolicyBookkeepingAnnotations: "argocd.argoproj.io/tracking-id"})
+	s, diags := SettingsOf(pk, gen.Config{}.WithOwn(Options{PolicyServiceAccounts: "payments-system/op=operator|auditor", PolicyExemptGroups: "-", PolicyBookkeepingLabels: "kustomize.toolkit.fluxcd.io/, team-*", PolicyBookkeepingAnnotations: "argocd.argoproj.io/tracking-id"}))
 	if diags.HasErrors() || len(s.ExemptGroups) != 0 || s.ServiceAccounts[0].User != "system:serviceaccount:payments-system:op" || len(s.ServiceAccounts[0].Roles) != 2 ||
 		!slices.Equal(s.BookkeepingLabels, []string{"kustomize.toolkit.fluxcd.io/", "team-*"}) || !slices.Equal(s.BookkeepingAnnotations, []string{"argocd.argoproj.io/tracking-id"}) {
 		t.Errorf("settings %+v, %v", s, diags)

@@ -13,10 +13,61 @@ import (
 	"github.com/modelgen/modelgen/model"
 )
 
+// Options are the settings of the generated ValidatingAdmissionPolicies
+// in modelgen.yaml, as written (docs/admission-policy.md); SettingsOf
+// resolves them. Empty means the default.
+type Options struct {
+	// Policy is auto (every kind with access rules and a tenant key; the
+	// default) or never.
+	Policy string `json:"policy"`
+	// PolicyDir is where policies go, relative to the module root.
+	PolicyDir string `json:"policyDir" path:"module"`
+	// PolicyRolePrefix: a group "<prefix><role>" gives the role
+	// (default modelgen:role:).
+	PolicyRolePrefix string `json:"policyRolePrefix"`
+	// PolicyTenantFrom is group (default), extra or namespace.
+	PolicyTenantFrom string `json:"policyTenantFrom"`
+	// PolicyTenantPrefix: a group "<prefix><tenant>" gives the tenant
+	// (default modelgen:tenant:).
+	PolicyTenantPrefix string `json:"policyTenantPrefix"`
+	// PolicyTenantExtra is the user extra key holding the tenant
+	// (default modelgen.io/tenant).
+	PolicyTenantExtra string `json:"policyTenantExtra"`
+	// PolicyServiceAccounts gives roles to service accounts, which then act
+	// for the tenant of the object they write: "ns/name=role|role,...".
+	PolicyServiceAccounts string `json:"policyServiceAccounts"`
+	// PolicyExemptGroups and PolicyExemptUsers are never judged
+	// (comma-separated; "-" for none). Defaults: system:masters,
+	// system:serviceaccounts:kube-system and system:kube-controller-manager.
+	PolicyExemptGroups string `json:"policyExemptGroups"`
+	PolicyExemptUsers  string `json:"policyExemptUsers"`
+	// PolicyBookkeepingAnnotations and PolicyBookkeepingLabels are the
+	// metadata keys tools write for their own bookkeeping, which the
+	// policies do not govern (comma-separated; a key ending in "/" or "*"
+	// is a prefix). kubectl.kubernetes.io/last-applied-configuration is
+	// never governed. Examples: argocd.argoproj.io/ (Argo CD's tracking
+	// annotation), kustomize.toolkit.fluxcd.io/ (Flux's labels).
+	PolicyBookkeepingAnnotations string `json:"policyBookkeepingAnnotations"`
+	PolicyBookkeepingLabels      string `json:"policyBookkeepingLabels"`
+	// PolicyParamName names the AccessPolicy the bindings read
+	// (default modelgen-access).
+	PolicyParamName string `json:"policyParamName"`
+}
+
+// DefaultOptions are the options of a package that sets none.
+var DefaultOptions = Options{PolicyDir: DefaultDir}
+
+// Settings are the backend's settings (gen.Configurable).
+func (Generator) Settings() any { return DefaultOptions }
+
+// optionsOf returns a package's options as set.
+func optionsOf(cfg gen.Config) Options { return gen.Own(cfg, DefaultOptions) }
+
 // SettingsOf reads a package's policy settings; a malformed one is an error
 // at the package's modelgen.yaml.
-func SettingsOf(pk *model.Package, cfg gen.Config) (Settings, model.Diagnostics) {
+func SettingsOf(pk *model.Package, c gen.Config) (Settings, model.Diagnostics) {
 	var diags model.Diagnostics
+	cfg := optionsOf(c)
 	at := model.Pos{File: filepath.Join(pk.Dir, "modelgen.yaml"), Line: 1, Col: 1}
 	s := DefaultSettings()
 	set := func(dst *string, v string) {

@@ -75,7 +75,7 @@ func generate(m *model.Model, cfg gen.Config) ([]gen.File, model.Diagnostics) {
 	for _, pk := range m.Packages {
 		configs[pk.Path] = cfg
 	}
-	return gen.Run(m, configs, []gen.Generator{rbacgen.Generator{}})
+	return gen.Run(m, configs, []gen.Backend{rbacgen.Generator{}})
 }
 
 // loadAny loads packages whose diagnostics the test judges.
@@ -209,8 +209,7 @@ func TestRoleViews(t *testing.T) {
 			t.Fatalf("a view without roleViews: %s", f.Path)
 		}
 	}
-	cfg := defaults
-	cfg.RoleViews = true
+	cfg := defaults.WithOwn(rbacgen.Settings{RoleViews: true})
 	files, diags = generate(m, cfg)
 	onlyDiagnostics(t, diags, examplesWarnings...)
 	// the views of payments' v1alpha1 unless the path says otherwise (v1,

@@ -17,7 +17,7 @@ func (Generator) Outputs(c *gen.Context) []gen.Output {
 		out = append(out,
 			gen.Output{Format: gen.FormatGo, Dir: pk.Dir, Name: FileName},
 			gen.Output{Format: gen.FormatYAML, Dir: filepath.Join(pk.ModDir, cfg.RBACDir), Name: gen.Quote(pk.Group) + "_*_role.yaml"})
-		if cfg.RoleViews {
+		if gen.Own(cfg, Settings{}).RoleViews {
 			doc := filepath.Join(pk.Dir, cfg.OpenAPI)
 			ext := filepath.Ext(doc)
 			stem := strings.TrimSuffix(filepath.Base(doc), ext)
@@ -26,3 +26,14 @@ func (Generator) Outputs(c *gen.Context) []gen.Output {
 	}
 	return out
 }
+
+// Settings are the backend's settings of a package (modelgen.yaml).
+type Settings struct {
+	// RoleViews asks for one OpenAPI document per access role, beside the
+	// OpenAPI document, holding only what the role can see.
+	RoleViews bool `json:"roleViews"`
+}
+
+// Settings are the backend's settings (gen.Configurable): no role views
+// unless asked.
+func (Generator) Settings() any { return Settings{} }

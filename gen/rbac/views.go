@@ -27,7 +27,7 @@ func views(c *gen.Context, rules *model.AccessRules) ([]gen.File, model.Diagnost
 	for _, pk := range c.Model.Packages {
 		cfg := c.Config(pk)
 		roles := rules.Roles[pk]
-		if !cfg.RoleViews || len(roles) == 0 || !hasEntry(pk) {
+		if !gen.Own(cfg, Settings{}).RoleViews || len(roles) == 0 || !hasEntry(pk) {
 			continue
 		}
 		set := c.Schemas(model.TargetOpenAPI) // built once, shared with the openapi backend

@@ -8,8 +8,11 @@ import (
 )
 
 // Outputs declares the role file of each module (roleFile, else
-// <rbacDir>/role.yaml).
-func (Generator) Outputs(c *gen.Context) []gen.Output {
+// <rbacDir>/role.yaml); controller-gen's role is Artifacts.Dir/role.yaml.
+func (g Generator) Outputs(c *gen.Context) []gen.Output {
+	if g.ControllerGen != nil {
+		return []gen.Output{g.Artifacts.Output(FileName)}
+	}
 	var out []gen.Output
 	dirs, _ := ctrun.ByModule(c.Model)
 	for _, dir := range dirs {

@@ -44,14 +44,45 @@ const DefaultRoleName = "manager-role"
 // FileName is controller-gen's name for the role file.
 const FileName = "role.yaml"
 
+// Settings are the backend's settings of a package (modelgen.yaml): empty
+// is the default each names.
+type Settings struct {
+	// RoleName names the role written from the +kubebuilder:rbac markers
+	// of the module's controllers (controller-gen's rbac:roleName; default
+	// manager-role).
+	RoleName string `json:"roleName"`
+	// RolePaths are the packages (patterns relative to the module root,
+	// comma-separated, as controller-gen's paths=) whose +kubebuilder:rbac
+	// markers make that role; default every package of the run in the
+	// module.
+	RolePaths string `json:"rolePaths"`
+	// RoleFile is the role's file, relative to the module root (default
+	// <rbacDir>/role.yaml).
+	RoleFile string `json:"roleFile"`
+}
+
+// Settings are the backend's settings (gen.Configurable).
+func (Generator) Settings() any { return Settings{} }
+
 // Generator writes role.yaml from +kubebuilder:rbac markers.
-type Generator struct{}
+type Generator struct {
+	// ControllerGen, when set, is the rbac generator of `modelgen
+	// controller-gen rbac:...`, with its options (roleName, headerFile,
+	// year): one role from the markers of every package of the run, as
+	// controller-gen writes it, in Artifacts.Dir; the role settings of
+	// modelgen.yaml do not apply.
+	ControllerGen *ctrbac.Generator
+	Artifacts     ctrun.Artifacts
+}
 
 func (Generator) Name() string { return Name }
 
-func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+	if g.ControllerGen != nil {
+		return ctrun.Generate(c.Model, "rbac", g.Artifacts.Read, []ctrun.Job{{Generator: *g.ControllerGen, Place: g.Artifacts.Place}})
+	}
 	var diags model.Diagnostics
-	var files []gen.File
+	var jobs []ctrun.Job
 	dirs, groups := ctrun.ByModule(c.Model)
 	for _, dir := range dirs {
 		if dir == "" {
@@ -60,28 +91,20 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		roles, d := roles(c, dir)
 		diags.Add(d)
 		for _, r := range roles {
-			roots := r.roots(dir, groups[dir])
-			out, d := Generate(c.Model, roots, ctrbac.Generator{RoleName: r.name}, nil)
-			diags.Add(d)
-			for _, o := range out {
-				files = append(files, gen.File{Path: filepath.Join(dir, r.file), Data: o.Data, Owner: r.owner})
-			}
+			path, owner := filepath.Join(dir, r.file), r.owner
+			jobs = append(jobs, ctrun.Job{
+				Generator: ctrbac.Generator{RoleName: r.name},
+				Roots:     r.roots(dir, groups[dir]),
+				Place:     func(ctrun.Output) (string, string) { return path, owner },
+			})
 		}
 	}
+	files, d := ctrun.Generate(c.Model, "rbac", nil, jobs)
+	diags.Add(d)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	return files, diags
-}
-
-// Generate runs controller-tools' rbac generator g on roots (nil: every
-// root package of the model; empty: none); read opens its headerFile (nil
-// in the native run, where modelgen's header setting applies).
-func Generate(m *model.Model, roots []*loader.Package, g ctrbac.Generator, read ctrun.Input) ([]ctrun.Output, model.Diagnostics) {
-	if roots != nil && len(roots) == 0 {
-		return nil, nil
-	}
-	return ctrun.Run(m, roots, g, "rbac", read)
 }
 
 // role is one role file of a module and what makes it.
@@ -99,15 +122,15 @@ func roles(c *gen.Context, dir string) ([]*role, model.Diagnostics) {
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path < pkgs[j].Path })
 	declared := false
 	for _, pk := range pkgs {
-		cfg := c.Config(pk)
-		declared = declared || pk.ModDir == dir && cfg.RoleName+cfg.RolePaths+cfg.RoleFile != ""
+		s := gen.Own(c.Config(pk), Settings{})
+		declared = declared || pk.ModDir == dir && s.RoleName+s.RolePaths+s.RoleFile != ""
 	}
 	for _, pk := range pkgs {
-		cfg := c.Config(pk)
-		if pk.ModDir != dir || declared && cfg.RoleName+cfg.RolePaths+cfg.RoleFile == "" {
+		s := gen.Own(c.Config(pk), Settings{})
+		if pk.ModDir != dir || declared && s.RoleName+s.RolePaths+s.RoleFile == "" {
 			continue
 		}
-		r, err := roleOf(cfg)
+		r, err := roleOf(s, c.Config(pk).RBACDir)
 		if err != "" {
 			diags.Errorf(configPos(pk), "role: %s", err)
 			continue
@@ -133,13 +156,13 @@ func roles(c *gen.Context, dir string) ([]*role, model.Diagnostics) {
 	return out, diags
 }
 
-func roleOf(cfg gen.Config) (*role, string) {
+func roleOf(cfg Settings, rbacDir string) (*role, string) {
 	r := &role{name: cfg.RoleName, file: cfg.RoleFile}
 	if r.name == "" {
 		r.name = DefaultRoleName
 	}
 	if r.file == "" {
-		dir := cfg.RBACDir
+		dir := rbacDir
 		if dir == "" {
 			dir = filepath.Join("config", "rbac")
 		}

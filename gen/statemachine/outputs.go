@@ -21,10 +21,22 @@ func (Generator) Outputs(c *gen.Context) []gen.Output {
 // diagramSuffix ends the name of a machine's diagram.
 const diagramSuffix = "-statemachine.md"
 
+// Settings are the backend's settings of a package (modelgen.yaml).
+type Settings struct {
+	// DocsDir is where diagrams and docs go, relative to the package directory.
+	DocsDir string `json:"docsDir" path:"package"`
+}
+
+// Defaults are the settings of a package that sets none.
+var Defaults = Settings{DocsDir: "docs"}
+
+// Settings are the backend's settings (gen.Configurable).
+func (Generator) Settings() any { return Defaults }
+
 // docsDir is where a package's diagrams go, relative to its directory.
 func docsDir(cfg gen.Config) string {
-	if cfg.DocsDir == "" {
-		return "docs"
+	if s := gen.Own(cfg, Defaults); s.DocsDir != "" {
+		return s.DocsDir
 	}
-	return cfg.DocsDir
+	return Defaults.DocsDir
 }

@@ -33,7 +33,7 @@ func load(t *testing.T, which func() (*model.Model, error)) *model.Model {
 // targets' (through the OpenAPI backend, which builds them).
 func generate(t *testing.T, m *model.Model) ([]gen.File, model.Diagnostics) {
 	t.Helper()
-	files, diags := gen.Run(m, map[string]gen.Config{}, []gen.Generator{statemachine.Generator{}})
+	files, diags := gen.Run(m, map[string]gen.Config{}, []gen.Backend{statemachine.Generator{}})
 	if !diags.HasErrors() {
 		c := &gen.Context{Model: m, Configs: map[string]gen.Config{}}
 		for _, target := range []model.Target{model.TargetOpenAPI, model.TargetCRD} {

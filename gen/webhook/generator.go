@@ -23,7 +23,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	var files []gen.File
 	rules := c.Model.Access
 	for _, pk := range c.Model.Packages {
-		cfg, d := served.Settings(c, pk)
+		cfg, d := served.Resolve(c, pk)
 		diags.Add(d)
 		if d.HasErrors() {
 			continue

@@ -23,7 +23,7 @@ func ManifestName(pk *model.Package) string { return served.ManifestName(pk) }
 // manifest renders the ValidatingWebhookConfiguration of a package's kinds,
 // as controller-gen lays it out (a service reference with the webhook's
 // path, for kustomize or a chart to complete), failing closed.
-func manifest(pk *model.Package, kinds []*served.Kind, cfg gen.Config) (*gen.File, model.Diagnostics) {
+func manifest(pk *model.Package, kinds []*served.Kind, cfg served.Settings) (*gen.File, model.Diagnostics) {
 	var diags model.Diagnostics
 	ns, svc, _ := strings.Cut(cfg.WebhookService, "/")
 	fail, none := admissionv1.Fail, admissionv1.SideEffectClassNone

@@ -15,7 +15,7 @@ func (Generator) Outputs(c *gen.Context) []gen.Output {
 		if pk.ModDir == "" {
 			continue
 		}
-		dir := c.Config(pk).WebhookDir
+		dir := served.Of(c.Config(pk)).WebhookDir
 		if dir == "" {
 			dir = served.DefaultDir
 		}
@@ -25,3 +25,7 @@ func (Generator) Outputs(c *gen.Context) []gen.Output {
 	}
 	return out
 }
+
+// Settings are the backend's settings (gen.Configurable): the webhook
+// settings it shares with webhookconfig.
+func (Generator) Settings() any { return served.Defaults }

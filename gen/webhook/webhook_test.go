@@ -38,6 +38,9 @@ func generate(t *testing.T, m *model.Model, cfg gen.Config) ([]gen.File, model.D
 	return webhook.Generator{}.Generate(&gen.Context{Model: m, Configs: configs})
 }
 
+// hooks is a package's settings with the given webhook settings.
+func hooks(s served.Settings) gen.Config { return gen.Config{}.WithOwn(s) }
+
 // files maps base names to contents.
 func files(t *testing.T, fs []gen.File) map[string][]byte {
 	t.Helper()
@@ -121,7 +124,7 @@ func TestManifest(t *testing.T) {
 // TestSettings covers the modes and the cert-manager annotation.
 func TestSettings(t *testing.T) {
 	m := load(t)
-	out, _ := generate(t, m, gen.Config{Webhook: "always", WebhookDir: "deploy/hooks", WebhookService: "shops/hooks", WebhookCertificate: "shops/serving-cert"})
+	out, _ := generate(t, m, hooks(served.Settings{Webhook: "always", WebhookDir: "deploy/hooks", WebhookService: "shops/hooks", WebhookCertificate: "shops/serving-cert"}))
 	got := files(t, out)
 	if src := string(got[webhook.FileName]); !strings.Contains(src, "type PlainWebhook struct") {
 		t.Error("always: Plain has no webhook")
@@ -138,11 +141,11 @@ func TestSettings(t *testing.T) {
 	if len(c.Webhooks) != 2 || c.Webhooks[0].ClientConfig.Service.Name != "hooks" || c.Webhooks[1].ClientConfig.Service.Namespace != "shops" {
 		t.Errorf("always and webhookService: %+v", c.Webhooks)
 	}
-	if out, diags := generate(t, m, gen.Config{Webhook: "never"}); len(out) > 0 || len(diags) > 0 {
+	if out, diags := generate(t, m, hooks(served.Settings{Webhook: "never"})); len(out) > 0 || len(diags) > 0 {
 		t.Errorf("never: got %d files, %v", len(out), diags)
 	}
-	for _, bad := range []gen.Config{{Webhook: "sometimes"}, {WebhookCertificate: "no-namespace"}, {WebhookService: "a/b/c"}} {
-		out, diags := generate(t, m, bad)
+	for _, bad := range []served.Settings{{Webhook: "sometimes"}, {WebhookCertificate: "no-namespace"}, {WebhookService: "a/b/c"}} {
+		out, diags := generate(t, m, hooks(bad))
 		if len(out) > 0 || !diags.HasErrors() || !strings.Contains(diags.Error(), "modelgen.yaml:1:1: ") {
 			t.Errorf("%+v: want a positioned error and no files, got %d files, %v", bad, len(out), diags)
 		}

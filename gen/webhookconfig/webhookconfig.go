@@ -44,35 +44,41 @@ const Name = "webhookconfig"
 const FileName = "manifests.yaml"
 
 // Generator writes manifests.yaml from +kubebuilder:webhook markers.
-type Generator struct{}
+type Generator struct {
+	// ControllerGen, when set, is the webhook generator of `modelgen
+	// controller-gen webhook:...`: one manifests.yaml from the markers of
+	// every package of the run, as controller-gen writes it, in
+	// Artifacts.Dir (no check against modelgen's generated webhooks, which
+	// that run does not write).
+	ControllerGen *ctwebhook.Generator
+	Artifacts     ctrun.Artifacts
+}
 
 func (Generator) Name() string { return Name }
 
-func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
-	var diags model.Diagnostics
-	var files []gen.File
+// Settings are the backend's settings (gen.Configurable): the webhook
+// settings it shares with the webhook backend (its webhookDir).
+func (Generator) Settings() any { return served.Defaults }
+
+func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
+	if g.ControllerGen != nil {
+		return ctrun.Generate(c.Model, "webhook", g.Artifacts.Read, []ctrun.Job{{Generator: *g.ControllerGen, Place: g.Artifacts.Place}})
+	}
+	var jobs []ctrun.Job
 	dirs, groups := ctrun.ByModule(c.Model)
 	for _, dir := range dirs {
 		if dir == "" {
 			continue
 		}
-		out, d := Generate(c.Model, groups[dir], ctwebhook.Generator{}, nil)
-		diags.Add(d)
-		served := servedIn(c, dir)
-		for _, o := range out {
-			diags.Add(Collisions(o.Data, served))
-			files = append(files, gen.File{Path: filepath.Join(dir, webhookDir(c, dir), o.Name), Data: o.Data, Owner: owner(groups[dir])})
-		}
+		served, out, owner := servedIn(c, dir), filepath.Join(dir, webhookDir(c, dir)), owner(groups[dir])
+		jobs = append(jobs, ctrun.Job{
+			Generator: ctwebhook.Generator{},
+			Roots:     groups[dir],
+			Place:     func(o ctrun.Output) (string, string) { return filepath.Join(out, o.Name), owner },
+			Check:     func(o ctrun.Output) model.Diagnostics { return Collisions(o.Data, served) },
+		})
 	}
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	return files, diags
-}
-
-// Generate runs controller-tools' webhook generator g on roots.
-func Generate(m *model.Model, roots []*loader.Package, g ctwebhook.Generator, read ctrun.Input) ([]ctrun.Output, model.Diagnostics) {
-	return ctrun.Run(m, roots, g, "webhook", read)
+	return ctrun.Generate(c.Model, "webhook", nil, jobs)
 }
 
 func servedIn(c *gen.Context, dir string) []served.Served {
@@ -91,8 +97,8 @@ func webhookDir(c *gen.Context, dir string) string {
 	pkgs := append([]*model.Package(nil), c.Model.Packages...)
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path < pkgs[j].Path })
 	for _, pk := range pkgs {
-		if pk.ModDir == dir && c.Config(pk).WebhookDir != "" {
-			return c.Config(pk).WebhookDir
+		if d := served.Of(c.Config(pk)).WebhookDir; pk.ModDir == dir && d != "" {
+			return d
 		}
 	}
 	return served.DefaultDir

@@ -9,14 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
-	"time"
+	"sync/atomic"
 
 	"github.com/modelgen/modelgen/gate"
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/all"
-	policygen "github.com/modelgen/modelgen/gen/policy"
-	"github.com/modelgen/modelgen/internal/typecheck"
+	"github.com/modelgen/modelgen/internal/runcache"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
 )
@@ -146,96 +146,74 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	pr := startProgress(stderr, fl.quiet)
 	defer pr.done()
-	pr.phase("loading packages")
-	start := time.Now()
-	hashing := startHashing(cacheKey(fl, fs.Args()))
-	lcfg := model.Config{Dir: fl.dir, Patterns: fs.Args(), TypesOnly: schemasOnly(selected), ValidatorKeywords: validatorKeywords}
-	if hashing != nil {
-		lcfg.Listed = hashing.listed
+	run := all.Run{
+		Load:     model.Config{Dir: fl.dir, Patterns: fs.Args(), ValidatorKeywords: validatorKeywords},
+		Backends: selected,
+		Only:     fl.only != "",
+		Settings: func(m *model.Model) (map[string]gen.Config, model.Diagnostics, error) {
+			keys, err := all.Keys()
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := checkFlagPaths(m, keys, fl); err != nil {
+				return nil, nil, err
+			}
+			configs, diags := loadConfigs(m, keys, fl)
+			return configs, diags, nil
+		},
+		Inputs:   func(m *model.Model, configs map[string]gen.Config) []string { return settingFiles(m, configs, fl) },
+		CacheKey: cacheKey(fl, fs.Args()),
+		Headers: func(m *model.Model, configs map[string]gen.Config) (func(string) string, error) {
+			headers, err := headerTexts(m, configs, fl)
+			return func(owner string) string { return headers[owner] }, err
+		},
+		Remove: true,
+		Check:  fl.check,
+		Phase:  pr.phase,
 	}
-	m, err := model.Load(lcfg)
-	if err != nil {
-		fmt.Fprintln(stderr, "modelgen:", err)
-		return ExitUsage
-	}
-	if err := checkFlagPaths(m, fl); err != nil {
-		fmt.Fprintln(stderr, "modelgen:", err)
-		return ExitUsage
-	}
-	configs, diags := loadConfigs(m, fl)
-	var files []gen.File
-	var run *cached
-	var extra []string
-	if !diags.HasErrors() && !m.Diags.HasErrors() {
-		run = lookup(hashing, m, configs, fl, start)
-	}
-	switch {
-	case run != nil && run.hit:
-		// nothing the backends read has moved: they would generate what
-		// is on disk, with the diagnostics they gave then
-		files, diags = run.files, run.diags
-		cacheHits.Add(1)
-	case !diags.HasErrors():
-		// the dependencies are type-checked while the backends run, when
-		// a backend of the run may write Go code (--only crd writes none,
-		// and then costs what controller-gen crd costs)
-		var check *typecheck.Check
-		if writesGo(m, configs, selected) {
-			check = typecheck.Start(m)
-		}
-		var d model.Diagnostics
-		pr.phase("generating")
-		files, d = all.Run(m, configs, selected)
-		diags.Add(d)
-		if !diags.HasErrors() && check != nil {
-			// never write Go code that does not compile beside the user's
-			pr.phase("type-checking with the generated code")
-			diags.Add(check.Compile(gen.GoFiles(files)))
-			extra = check.Extra()
-		}
-	default:
-		diags.Add(m.Diags)
-	}
+	res := run.Execute()
 	pr.done()
-	diags = diags.Sorted()
-	for _, d := range diags {
+	switch res.Failed {
+	case all.StepLoad, all.StepSettings:
+		fmt.Fprintln(stderr, "modelgen:", res.Err)
+		return ExitUsage
+	}
+	if res.Cached {
+		cacheHits.Add(1)
+	}
+	for _, d := range res.Diags {
 		fmt.Fprintln(stderr, d)
 	}
-	if diags.HasErrors() {
-		fmt.Fprintf(stderr, "modelgen: %d error(s); nothing written\n", diags.Count(model.Error))
+	if res.Diags.HasErrors() {
+		fmt.Fprintf(stderr, "modelgen: %d error(s); nothing written\n", res.Diags.Count(model.Error))
 		return ExitFail
 	}
-	headers, err := headerTexts(m, configs, fl)
-	if err == nil {
-		files, err = writer.Headers(files, func(owner string) string { return headers[owner] })
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "modelgen: header:", err)
+	switch res.Failed {
+	case all.StepHeaders:
+		fmt.Fprintln(stderr, "modelgen: header:", res.Err)
 		return ExitUsage
-	}
-	res, err := writer.SyncScope(files, fl.check, scope(m, configs, selected, fl.only, fl.dir, fs.Args()))
-	if err != nil {
-		fmt.Fprintln(stderr, "modelgen:", err)
+	case all.StepWrite:
+		fmt.Fprintln(stderr, "modelgen:", res.Err)
 		return ExitFail
 	}
-	for _, p := range res.ControllerGen {
+	for _, p := range res.TakenOver {
 		fmt.Fprintf(stderr, "%s: warning: controller-gen wrote this file, and modelgen generate writes it too: run one of the two (modelgen generate writes everything controller-gen's crd, object, rbac and webhook write; docs/controller-gen.md)\n", relative(p))
 	}
-	run.save(writer.Stamp(files), diags, extra)
-	summary(stdout, m, diags, res, fl.check)
-	for _, s := range res.Emptied {
+	w := res.Written
+	summary(stdout, res.Model, res.Diags, w, fl.check)
+	for _, s := range w.Emptied {
 		fmt.Fprintf(stderr, "%s: no longer generated; go generate still lists it, so it is excluded from the build now and the next run removes it\n", relative(s))
 	}
-	if fl.check && len(res.Stale)+len(res.Orphans) > 0 {
+	if fl.check && len(w.Stale)+len(w.Orphans) > 0 {
 		generated := map[string][]byte{}
-		for _, f := range writer.Stamp(files) {
+		for _, f := range res.Files {
 			generated[filepath.Clean(f.Path)] = f.Data
 		}
-		for _, s := range res.Stale {
+		for _, s := range w.Stale {
 			fmt.Fprintf(stderr, "%s: stale: run modelgen generate\n", relative(s))
 			fmt.Fprint(stderr, writer.Diff(relative(s), s, generated[s], diffLines))
 		}
-		for _, s := range res.Orphans {
+		for _, s := range w.Orphans {
 			fmt.Fprintf(stderr, "%s: no longer generated: run modelgen generate to remove it\n", relative(s))
 		}
 		return ExitFail
@@ -243,106 +221,39 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// scope is what the run may remove: files of its packages, generated by
-// the backends that ran, where the backends declare their outputs, in the
-// packages' directories and wherever the run writes; YAML anywhere in the
-// packages' modules (output moved elsewhere in the module).
-func scope(m *model.Model, configs map[string]gen.Config, selected []gen.Generator, only, dir string, patterns []string) writer.Scope {
-	sc := writer.Scope{Packages: map[string]string{}, Outputs: gen.Declared(m, configs, all.Backends()), Modules: wholeModules(m, dir, patterns)}
+// cacheHits counts the runs that found their record (for the tests).
+var cacheHits atomic.Int64
+
+// cacheKey names the record of a command line: the working directory, the
+// patterns and every flag that decides what is generated. The flags left
+// out (--check, -q, the profiles) change what is reported or measured,
+// never the files (TestEveryFlagIsInTheKey).
+func cacheKey(fl generateFlags, patterns []string) string {
+	wd, _ := os.Getwd()
+	parts := []string{"generate", wd, fl.dir, fl.only, fl.title, fl.apiVersion, fl.openapiOut, fl.crdDir, strconv.FormatBool(fl.agree), fl.headerFile, "--"}
+	return runcache.Key(append(parts, patterns...)...)
+}
+
+// settingFiles are the files a run reads for its settings: each
+// package's modelgen.yaml (there or not) and the header files.
+func settingFiles(m *model.Model, configs map[string]gen.Config, fl generateFlags) []string {
+	var out []string
 	for _, pk := range m.Packages {
-		sc.Packages[pk.Path] = pk.Dir
-		if pk.ModDir != "" {
-			sc.Roots = append(sc.Roots, pk.ModDir)
+		out = append(out, filepath.Join(pk.Dir, ConfigFile))
+		if h := configs[pk.Path].Header; h != "" {
+			out = append(out, filepath.Join(pk.Dir, h))
 		}
 	}
-	if only != "" {
-		sc.Backends = map[string]bool{}
-		for _, g := range selected {
-			sc.Backends[g.Name()] = true
+	if fl.headerFile != "" {
+		path := fl.headerFile
+		if fl.dir != "" && !filepath.IsAbs(path) {
+			path = filepath.Join(fl.dir, path)
 		}
-	}
-	return sc
-}
-
-// schemasOnly: every backend of the run reads the types' schemas and
-// markers only (--only crd, role, webhookconfig), so the load checks only
-// what the types' JSON fields reach (model.Config.TypesOnly).
-func schemasOnly(selected []gen.Generator) bool {
-	for _, g := range selected {
-		switch g.Name() {
-		case "crd", "role", "webhookconfig":
-		default:
-			return false
-		}
-	}
-	return len(selected) > 0
-}
-
-// writesGo reports whether a backend of the run declares a Go output.
-func writesGo(m *model.Model, configs map[string]gen.Config, selected []gen.Generator) bool {
-	for _, o := range gen.Declared(m, configs, selected) {
-		if o.Format == gen.FormatGo {
-			return true
-		}
-	}
-	return false
-}
-
-// wholeModules lists the modules whose every package the patterns name: a
-// pattern ending in /... (or ...) whose directory is the module's root or
-// above it, or whose import path is the module's or a prefix of it. Only a
-// run over a whole module may remove the files generated from the module
-// (gen.ModuleOwner): a go:generate line per package runs on one package
-// and cannot tell whether the others still generate them.
-func wholeModules(m *model.Model, dir string, patterns []string) map[string]bool {
-	out := map[string]bool{}
-	if dir == "" {
-		dir = "."
-	}
-	for _, r := range m.Loaded {
-		mod := r.Module
-		if mod == nil || mod.Path == "" || mod.Dir == "" || out[mod.Path] {
-			continue
-		}
-		for _, p := range patterns {
-			if coversModule(p, dir, mod.Path, mod.Dir) {
-				out[mod.Path] = true
-				break
-			}
+		if abs, err := filepath.Abs(path); err == nil {
+			out = append(out, abs)
 		}
 	}
 	return out
-}
-
-func coversModule(pattern, dir, modPath, modDir string) bool {
-	base, ok := strings.CutSuffix(pattern, "...")
-	if !ok || strings.Contains(base, "...") {
-		return false
-	}
-	base = strings.TrimSuffix(base, "/")
-	if base == "" {
-		return false // "...": every package go list knows, not a directory
-	}
-	if base == "." || base == ".." || strings.HasPrefix(base, "./") || strings.HasPrefix(base, "../") || filepath.IsAbs(base) {
-		if !filepath.IsAbs(base) {
-			base = filepath.Join(dir, base)
-		}
-		abs, err := filepath.Abs(base)
-		if err != nil {
-			return false
-		}
-		rel, err := filepath.Rel(abs, modDir)
-		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-	}
-	return modPath == base || strings.HasPrefix(modPath, base+"/")
-}
-
-// policyDir is where a package's admission policies go.
-func policyDir(cfg gen.Config) string {
-	if cfg.PolicyDir != "" {
-		return cfg.PolicyDir
-	}
-	return policygen.DefaultDir
 }
 
 func summary(w io.Writer, m *model.Model, diags model.Diagnostics, res writer.Result, check bool) {
@@ -381,7 +292,7 @@ func relative(path string) string {
 }
 
 // loadConfigs reads modelgen.yaml beside each package and applies flags.
-func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model.Diagnostics) {
+func loadConfigs(m *model.Model, keys []gen.Key, fl generateFlags) (map[string]gen.Config, model.Diagnostics) {
 	var diags model.Diagnostics
 	out := map[string]gen.Config{}
 	for _, pk := range m.Packages {
@@ -390,15 +301,20 @@ func loadConfigs(m *model.Model, fl generateFlags) (map[string]gen.Config, model
 		var set map[string]model.Pos
 		if data, ok := readConfigFile(path, &diags); ok {
 			var d model.Diagnostics
-			set, d = readConfig(path, data, &cfg)
+			set, d = readConfig(path, data, keys, &cfg)
 			diags.Add(d)
 		}
 		override(&cfg.Title, fl.title)
 		override(&cfg.Version, fl.apiVersion)
 		override(&cfg.OpenAPI, fl.openapiOut)
 		override(&cfg.CRDDir, fl.crdDir)
-		cfg.Agree = cfg.Agree || fl.agree
-		diags.Add(checkPaths(pk, &cfg, set, fl))
+		if fl.agree {
+			var err error
+			if cfg, err = all.Set(cfg, "agree", true); err != nil {
+				diags.Errorf(pk.Pos(), "--agree: %v", err)
+			}
+		}
+		diags.Add(checkPaths(pk, keys, &cfg, set, fl))
 		diags.Add(checkHeader(pk, &cfg, set, fl))
 		diags.Add(checkValidatorKeywords(&cfg, set))
 		out[pk.Path] = cfg

@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/gen/all"
 	"github.com/modelgen/modelgen/internal/fsread"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
@@ -43,7 +44,7 @@ func readConfigFile(path string, diags *model.Diagnostics) ([]byte, bool) {
 // (bad YAML, an unknown or repeated key, a value of the wrong type) is an
 // error at its place in the file; where the file sets each setting is
 // returned, for the checks that come later.
-func readConfig(path string, data []byte, cfg *gen.Config) (map[string]model.Pos, model.Diagnostics) {
+func readConfig(path string, data []byte, keys []gen.Key, cfg *gen.Config) (map[string]model.Pos, model.Diagnostics) {
 	var diags model.Diagnostics
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -56,28 +57,35 @@ func readConfig(path string, data []byte, cfg *gen.Config) (map[string]model.Pos
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		diags.Errorf(nodePos(path, root), "%s must be a mapping of settings (%s)", ConfigFile, strings.Join(settingNames(), ", "))
+		diags.Errorf(nodePos(path, root), "%s must be a mapping of settings (%s)", ConfigFile, strings.Join(settingNames(keys), ", "))
 		return nil, diags
 	}
-	fields := settingFields()
+	fields := map[string]gen.Key{}
+	for _, k := range keys {
+		fields[k.Name] = k
+	}
 	set := map[string]model.Pos{}
-	dst := reflect.ValueOf(cfg).Elem()
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, value := root.Content[i], root.Content[i+1]
-		idx, known := fields[key.Value]
+		k, known := fields[key.Value]
 		switch {
 		case !known:
-			diags.Errorf(nodePos(path, key), "unknown setting %q (known: %s)", key.Value, strings.Join(settingNames(), ", "))
+			diags.Errorf(nodePos(path, key), "unknown setting %q (known: %s)", key.Value, strings.Join(settingNames(keys), ", "))
 			continue
 		case set[key.Value].IsValid():
 			diags.Errorf(nodePos(path, key), "setting %q is repeated (first set at line %d)", key.Value, set[key.Value].Line)
 			continue
 		}
 		set[key.Value] = nodePos(path, value)
-		field := dst.Field(idx)
+		field := reflect.New(k.Field().Type).Elem()
 		if err := decodeScalar(value, field); err != nil {
 			diags.Errorf(nodePos(path, value), "setting %q: %v", key.Value, err)
+			continue
 		}
+		if k.Path != "" && field.IsZero() && k.Default != "" {
+			field.Set(reflect.ValueOf(k.Default)) // an empty path is the default
+		}
+		*cfg = cfg.With(k, field.Interface())
 	}
 	return set, diags
 }
@@ -112,27 +120,11 @@ func kindName(k reflect.Kind) string {
 	return k.String()
 }
 
-// settingFields maps each setting's name (gen.Config's json tags) to its
-// field index.
-func settingFields() map[string]int {
-	out := map[string]int{}
-	t := reflect.TypeFor[gen.Config]()
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			out[name] = i
-		}
-	}
-	return out
-}
-
-func settingNames() []string {
+// settingNames are the settings' names, in the order of gen/all's keys.
+func settingNames(keys []gen.Key) []string {
 	var out []string
-	t := reflect.TypeFor[gen.Config]()
-	for i := range t.NumField() {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
-			out = append(out, name)
-		}
+	for _, k := range keys {
+		out = append(out, k.Name)
 	}
 	return out
 }
@@ -154,31 +146,41 @@ func yamlError(err error) (int, string) {
 	return 1, strings.TrimPrefix(msg, "yaml: ")
 }
 
-// outputPath is a setting that names where output goes.
+// outputPath is a setting that names where output goes (a key with a
+// path tag, gen.Key.Path).
 type outputPath struct {
+	key  gen.Key
 	name string // the modelgen.yaml key
 	flag string // the command-line flag that overrides it, if any
 	file bool   // a file, else a directory
 	// fromModule: relative to the module root, else to the package directory
 	fromModule bool
-	get        func(*gen.Config) string
 }
 
-var outputPaths = []outputPath{
-	{name: "openapi", flag: "--openapi-out", file: true, get: func(c *gen.Config) string { return c.OpenAPI }},
-	{name: "crdDir", flag: "--crd-dir", fromModule: true, get: func(c *gen.Config) string { return c.CRDDir }},
-	{name: "rbacDir", fromModule: true, get: func(c *gen.Config) string { return c.RBACDir }},
-	{name: "webhookDir", fromModule: true, get: func(c *gen.Config) string { return c.WebhookDir }},
-	{name: "policyDir", fromModule: true, get: func(c *gen.Config) string { return policyDir(*c) }},
-	{name: "docsDir", get: func(c *gen.Config) string { return c.DocsDir }},
+// pathFlags are the flags that override a path setting.
+var pathFlags = map[string]string{"openapi": "--openapi-out", "crdDir": "--crd-dir"}
+
+// outputPaths are the settings with a path tag.
+func outputPaths(keys []gen.Key) []outputPath {
+	var out []outputPath
+	for _, k := range keys {
+		if k.Path == "" {
+			continue
+		}
+		base, kind, _ := strings.Cut(k.Path, ",")
+		out = append(out, outputPath{key: k, name: k.Name, flag: pathFlags[k.Name], file: kind == "file", fromModule: base == "module"})
+	}
+	return out
 }
+
+func (o outputPath) get(c *gen.Config) string { s, _ := c.Get(o.key).(string); return s }
 
 // checkPaths refuses output paths of modelgen.yaml that would write
 // outside the module or over a file modelgen did not generate, each at its
 // value in the file. Values given by flags are checkFlagPaths' concern.
-func checkPaths(pk *model.Package, cfg *gen.Config, set map[string]model.Pos, flags generateFlags) model.Diagnostics {
+func checkPaths(pk *model.Package, keys []gen.Key, cfg *gen.Config, set map[string]model.Pos, flags generateFlags) model.Diagnostics {
 	var diags model.Diagnostics
-	for _, o := range outputPaths {
+	for _, o := range outputPaths(keys) {
 		if o.flag != "" && flags.value(o.flag) != "" {
 			continue
 		}
@@ -242,8 +244,8 @@ func headerInModule(pk *model.Package, value string) error {
 
 // checkFlagPaths applies the same checks to the path flags, for every
 // package of the run.
-func checkFlagPaths(m *model.Model, flags generateFlags) error {
-	for _, o := range outputPaths {
+func checkFlagPaths(m *model.Model, keys []gen.Key, flags generateFlags) error {
+	for _, o := range outputPaths(keys) {
 		value := flags.value(o.flag)
 		if o.flag == "" || value == "" {
 			continue
@@ -364,8 +366,12 @@ func validatorKeywords(dir string) []string {
 	if !ok {
 		return nil
 	}
+	keys, err := all.Keys()
+	if err != nil {
+		return nil
+	}
 	var cfg gen.Config
-	readConfig(path, data, &cfg)
+	readConfig(path, data, keys, &cfg)
 	return keywordList(cfg.ValidatorKeywords)
 }
 

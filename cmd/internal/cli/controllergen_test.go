@@ -3,7 +3,6 @@ package cli_test
 import (
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -357,30 +356,6 @@ func TestControllerGenToolVersion(t *testing.T) {
 	}
 }
 
-// TestToolsVersion: the annotation's version is controller-tools' in the
-// binary's build info (its replacement's, if replaced), else "(devel)".
-func TestToolsVersion(t *testing.T) {
-	dep := func(path, version string, replace *debug.Module) *debug.Module {
-		return &debug.Module{Path: path, Version: version, Replace: replace}
-	}
-	tests := []struct {
-		info *debug.BuildInfo
-		ok   bool
-		want string
-	}{
-		{&debug.BuildInfo{Deps: []*debug.Module{dep("k8s.io/api", "v0.37.2", nil), dep("sigs.k8s.io/controller-tools", "v0.23.0", nil)}}, true, "v0.23.0"},
-		{&debug.BuildInfo{Deps: []*debug.Module{dep("sigs.k8s.io/controller-tools", "v0.23.0", dep("example.com/fork", "v0.23.1", nil))}}, true, "v0.23.1"},
-		{&debug.BuildInfo{Deps: []*debug.Module{dep("sigs.k8s.io/controller-tools", "v0.23.0", dep("../controller-tools", "", nil))}}, true, "(devel)"},
-		{&debug.BuildInfo{}, true, "(devel)"},
-		{nil, false, "(devel)"},
-	}
-	for i, tt := range tests {
-		if got := cli.ToolsVersion(tt.info, tt.ok); got != tt.want {
-			t.Errorf("%d: %q, want %q", i, got, tt.want)
-		}
-	}
-}
-
 // TestControllerGenApplyConfiguration: the applyconfiguration generator is
 // controller-tools' own, with its options (headerFile; omitToolVersion
 // names controller-gen in the generated-code line) and its markers (an
@@ -453,6 +428,49 @@ func TestControllerGenStdoutInCommandLineOrder(t *testing.T) {
 		}
 		if roleFirst := strings.HasPrefix(order[0], "rbac"); (role < hooks) != roleFirst {
 			t.Errorf("%v: the role at %d, the webhooks at %d: not in the command line's order", order, role, hooks)
+		}
+	}
+}
+
+// TestControllerGenRunCache: controller-gen's command line shares the
+// native run's cache: a second run over unchanged inputs skips the
+// backends and leaves the files as a full run does; a changed headerFile
+// (an input the settings step reads) is a miss; a run that prints its
+// output (output:stdout) never replays.
+func TestControllerGenRunCache(t *testing.T) {
+	dir := ctrlgenProject(t)
+	t.Setenv("MODELGEN_CACHE", filepath.Join(t.TempDir(), "cache"))
+	args := []string{"controller-gen", "crd", "rbac:roleName=manager-role", "webhook", `object:headerFile="boilerplate.go.txt",year=2031`, "paths=./..."}
+	if r := run(args...); r.code != cli.ExitOK { // settles go.mod
+		t.Fatalf("first run: %v", r)
+	}
+	age(t, dir)
+	deepcopy := filepath.Join(dir, "api", "v1", "zz_generated.deepcopy.go")
+	crdFile := filepath.Join(dir, "config", "crd", "jobs.example.com_workersets.yaml")
+	full, hit := hits(func() result { return run(args...) })
+	if full.code != cli.ExitOK || hit {
+		t.Fatalf("recording run: %v, hit %v", full, hit)
+	}
+	want := map[string]string{deepcopy: read(t, deepcopy), crdFile: read(t, crdFile)}
+	r, hit := hits(func() result { return run(args...) })
+	if r.code != cli.ExitOK || !hit || r.stderr != full.stderr || r.stdout != full.stdout {
+		t.Fatalf("unchanged run: hit %v, %v; want a hit printing what the full run printed (%v)", hit, r, full)
+	}
+	for path, data := range want {
+		if got := read(t, path); got != data {
+			t.Errorf("%s changed on a replayed run", path)
+		}
+	}
+	testkit.WriteFile(t, filepath.Join(dir, "boilerplate.go.txt"), "// Copyright YEAR Someone Else.\n")
+	age(t, dir)
+	if r, hit := hits(func() result { return run(args...) }); r.code != cli.ExitOK || hit || !strings.Contains(read(t, deepcopy), "// Copyright 2031 Someone Else.") {
+		t.Errorf("after the headerFile changed: hit %v, %v, the deepcopy file starts\n%.200s", hit, r, read(t, deepcopy))
+	}
+	age(t, dir)
+	printing := []string{"controller-gen", "crd", "paths=./...", "output:stdout"}
+	for i := range 2 {
+		if r, hit := hits(func() result { return run(printing...) }); r.code != cli.ExitOK || hit || !strings.Contains(r.stdout, "kind: CustomResourceDefinition") {
+			t.Errorf("output:stdout, run %d: hit %v, %v", i, hit, r)
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 // with the case directory's path removed. Every case fails: the run exits 1
 // and writes nothing. Regenerate with
 //
-//	go test ./internal/cli -run TestDiagnosticGoldens -update
+//	go test ./cmd/internal/cli -run TestDiagnosticGoldens -update
 //
 // and review the diff.
 

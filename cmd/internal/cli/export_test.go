@@ -1,6 +1,10 @@
 package cli
 
-import "flag"
+import (
+	"flag"
+
+	"github.com/modelgen/modelgen/gen/all"
+)
 
 // CacheHits counts the generate runs that skipped the backends because
 // nothing they read had moved.
@@ -26,11 +30,8 @@ func GenerateFlags() []string {
 
 // CoversModule reports whether a package pattern, run in dir, names every
 // package of the module (coversModule).
-var CoversModule = coversModule
+var CoversModule = all.CoversModule
 
 // ControllerToolsVersion is the version the controller-gen command's CRDs
-// name (controllerToolsVersion); ToolsVersion reads it from build info.
-var (
-	ControllerToolsVersion = controllerToolsVersion
-	ToolsVersion           = toolsVersion
-)
+// name.
+var ControllerToolsVersion = all.ControllerToolsVersion

@@ -93,7 +93,7 @@ func FuzzGenerate(f *testing.F) {
 			return // the go tool could not list the package at all
 		}
 		check := typecheck.Start(m)
-		files, diags := all.Run(m, gen.DefaultConfigs(m), all.Backends())
+		files, diags := all.Generate(m, gen.DefaultConfigs(m), all.Backends())
 		if !diags.HasErrors() {
 			diags.Add(check.Compile(gen.GoFiles(files)))
 		}

@@ -5,11 +5,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 
-	"github.com/modelgen/modelgen/gen"
-	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/gen/all"
 )
 
 // The markers around docs/configuration.md's generated reference.
@@ -18,36 +19,48 @@ const (
 	ConfigEnd   = "<!-- END CONFIGURATION REFERENCE -->"
 )
 
-// ConfigReference renders the settings of modelgen.yaml (the fields of
-// gen.Config: name, type, default, doc comment read from genSource, the
-// source of package gen's Config) and the flags of modelgen generate, as
-// its -h prints them (help).
-func ConfigReference(genSource []byte, help string) (string, error) {
-	docs, err := configDocs(genSource)
+// ConfigReference renders the settings of modelgen.yaml (gen/all's keys:
+// gen.Config's own fields, then each backend's settings type; name, type,
+// default, the package that owns it, and its doc comment, read from the
+// owner's package source below root, the repository) and the flags of
+// modelgen generate, as its -h prints them (help).
+func ConfigReference(root, help string) (string, error) {
+	keys, err := all.Keys()
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("`modelgen.yaml` settings (the fields of `gen.Config`; paths are relative to the package\ndirectory or to the module root, as each says):\n\n")
-	b.WriteString("| setting | type | default | what |\n|---|---|---|---|\n")
-	def := reflect.ValueOf(gen.DefaultConfig(&model.Package{}))
-	t := def.Type()
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name == "" || name == "-" {
-			continue
+	b.WriteString("`modelgen.yaml` settings (each owned by the package that reads it: `gen.Config` holds those several\nbackends read, a backend's own are its `Settings`; paths are relative to the package directory or to\nthe module root, as each says, and an empty path is the default):\n\n")
+	b.WriteString("| setting | type | default | owner | what |\n|---|---|---|---|---|\n")
+	docs := map[reflect.Type]map[string]string{}
+	for _, k := range keys {
+		if docs[k.Owner] == nil {
+			rel, ok := strings.CutPrefix(k.Owner.PkgPath(), module+"/")
+			if !ok {
+				return "", fmt.Errorf("settings %s: not a package of %s", k.Owner, module)
+			}
+			d, err := typeDocs(filepath.Join(root, filepath.FromSlash(rel)), k.Owner.Name())
+			if err != nil {
+				return "", err
+			}
+			docs[k.Owner] = d
 		}
-		doc, ok := docs[t.Field(i).Name]
+		f := k.Field()
+		doc, ok := docs[k.Owner][f.Name]
 		if !ok {
-			return "", fmt.Errorf("gen.Config.%s has no doc comment", t.Field(i).Name)
+			return "", fmt.Errorf("%s.%s has no doc comment", k.Owner, f.Name)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", name, t.Field(i).Type.Kind(), defaultCell(def.Field(i)), cell(doc))
+		owner, _ := strings.CutPrefix(k.Owner.PkgPath(), module+"/")
+		fmt.Fprintf(&b, "| `%s` | %s | %s | `%s` | %s |\n", k.Name, f.Type.Kind(), defaultCell(reflect.ValueOf(k.Default)), owner+"."+k.Owner.Name(), cell(doc))
 	}
 	b.WriteString("\n`modelgen generate -h`:\n\n```text\n")
 	b.WriteString(strings.TrimRight(help, "\n"))
 	b.WriteString("\n```\n")
 	return b.String(), nil
 }
+
+// module is the repository's module path.
+const module = "github.com/modelgen/modelgen"
 
 func defaultCell(v reflect.Value) string {
 	if v.Kind() == reflect.String && v.IsZero() {
@@ -56,16 +69,29 @@ func defaultCell(v reflect.Value) string {
 	return fmt.Sprintf("`%v`", v.Interface())
 }
 
-// configDocs maps each field of type Config in src to its doc comment.
-func configDocs(src []byte) (map[string]string, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), "gen.go", src, parser.ParseComments)
+// typeDocs maps each field of the struct type name, declared in the
+// package in dir, to its doc comment.
+func typeDocs(dir, name string) (map[string]string, error) {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
 	out := map[string]string{}
-	ast.Inspect(f, func(n ast.Node) bool {
+	inspect := func(n ast.Node) bool {
 		ts, ok := n.(*ast.TypeSpec)
-		if !ok || ts.Name.Name != "Config" {
+		if !ok || ts.Name.Name != name {
 			return true
 		}
 		st, ok := ts.Type.(*ast.StructType)
@@ -86,9 +112,12 @@ func configDocs(src []byte) (map[string]string, error) {
 			}
 		}
 		return false
-	})
+	}
+	for _, f := range files {
+		ast.Inspect(f, inspect)
+	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no documented fields of type Config")
+		return nil, fmt.Errorf("%s: no documented fields of type %s", dir, name)
 	}
 	return out, nil
 }

@@ -1,7 +1,7 @@
 // Package docgen renders reference documentation from the code, so that it
 // cannot drift from what the generator does: the tag reference of
 // docs/validate-tags.md from the keyword registry (TagTable), and the
-// configuration reference of docs/configuration.md from gen.Config and the
+// configuration reference of docs/configuration.md from the settings and the
 // CLI's flags (ConfigReference).
 //
 // There is no command: the package's tests compare each page's section

@@ -24,7 +24,7 @@ func WebhookName(t *model.Type) string {
 // its settings (none when the settings are wrong: the backend reports
 // those).
 func ServedBy(c *gen.Context, pk *model.Package) []Served {
-	cfg, diags := Settings(c, pk)
+	cfg, diags := Resolve(c, pk)
 	if diags.HasErrors() || pk.Group == "" {
 		return nil
 	}

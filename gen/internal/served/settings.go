@@ -14,11 +14,37 @@ const (
 	DefaultService = "system/webhook-service"
 )
 
-// Settings returns a package's webhook settings with their defaults, and
+// Settings are the webhook settings of a package (modelgen.yaml), which the
+// webhook backend, the webhookconfig backend (its directory) and the
+// conversion backend (the service) read; the webhook and webhookconfig
+// backends declare them (gen.Configurable).
+type Settings struct {
+	// Webhook says which kinds get a validating webhook: auto (kinds with
+	// checks no schema can carry; the default), always or never.
+	Webhook string `json:"webhook"`
+	// WebhookDir is where ValidatingWebhookConfigurations go, relative to
+	// the module root.
+	WebhookDir string `json:"webhookDir" path:"module"`
+	// WebhookService is the namespace/name of the Service in front of the
+	// webhook server (default system/webhook-service, as controller-gen).
+	WebhookService string `json:"webhookService"`
+	// WebhookCertificate, when set, is the namespace/name of the
+	// cert-manager Certificate whose CA cert-manager injects into the
+	// configuration (the cert-manager.io/inject-ca-from annotation).
+	WebhookCertificate string `json:"webhookCertificate"`
+}
+
+// Defaults are the settings of a package that sets none.
+var Defaults = Settings{WebhookDir: DefaultDir}
+
+// Of returns a package's webhook settings as set (else Defaults).
+func Of(cfg gen.Config) Settings { return gen.Own(cfg, Defaults) }
+
+// Resolve returns a package's webhook settings with their defaults, and
 // the mistakes in them.
-func Settings(c *gen.Context, pk *model.Package) (gen.Config, model.Diagnostics) {
+func Resolve(c *gen.Context, pk *model.Package) (Settings, model.Diagnostics) {
 	var diags model.Diagnostics
-	cfg := c.Config(pk)
+	cfg := Of(c.Config(pk))
 	at := model.Pos{File: filepath.Join(pk.Dir, "modelgen.yaml"), Line: 1, Col: 1}
 	switch cfg.Webhook {
 	case "":

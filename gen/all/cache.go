@@ -1,12 +1,10 @@
-package cli
+package all
 
 import (
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -21,19 +19,6 @@ import (
 // last successful run of this command line read has the content it had,
 // and every file it generated is on disk as it left it, the backends and
 // the type check are skipped and the writer gets the files on disk.
-
-// cacheHits counts the runs that found their record (for the tests).
-var cacheHits atomic.Int64
-
-// cacheKey names the record of a command line: the working directory, the
-// patterns and every flag that decides what is generated. The flags left
-// out (--check, -q, the profiles) change what is reported or measured,
-// never the files (TestEveryFlagIsInTheKey).
-func cacheKey(fl generateFlags, patterns []string) string {
-	wd, _ := os.Getwd()
-	parts := []string{"generate", wd, fl.dir, fl.only, fl.title, fl.apiVersion, fl.openapiOut, fl.crdDir, strconv.FormatBool(fl.agree), fl.headerFile, "--"}
-	return runcache.Key(append(parts, patterns...)...)
-}
 
 // listedFiles are the files go list gave for the loaded packages and all
 // their dependencies (the ones a build tag left out too: the type check
@@ -64,28 +49,6 @@ func listedFiles(roots []*loader.Package) []string {
 	return append(out, goVersionFile()...)
 }
 
-// settingFiles are the files a run reads for its settings: each
-// package's modelgen.yaml (there or not) and the header files.
-func settingFiles(m *model.Model, configs map[string]gen.Config, fl generateFlags) []string {
-	var out []string
-	for _, pk := range m.Packages {
-		out = append(out, filepath.Join(pk.Dir, ConfigFile))
-		if h := configs[pk.Path].Header; h != "" {
-			out = append(out, filepath.Join(pk.Dir, h))
-		}
-	}
-	if fl.headerFile != "" {
-		path := fl.headerFile
-		if fl.dir != "" && !filepath.IsAbs(path) {
-			path = filepath.Join(fl.dir, path)
-		}
-		if abs, err := filepath.Abs(path); err == nil {
-			out = append(out, abs)
-		}
-	}
-	return out
-}
-
 // hasher does the cache's reading while Load parses and resolves the
 // packages, so that a run with nothing to change costs about the load
 // alone: from the start, the record of the command line and the files it
@@ -109,8 +72,12 @@ type preread struct {
 	extra  bool
 }
 
-// startHashing returns the hasher of a run, nil when the cache is off.
+// startHashing returns the hasher of a run, nil when the cache is off or
+// the run has no key.
 func startHashing(key string) *hasher {
+	if key == "" {
+		return nil
+	}
 	cache := runcache.Open()
 	if cache.Dir() == "" {
 		return nil
@@ -198,7 +165,7 @@ type cached struct {
 
 // lookup sums the run's inputs and compares them with the record of its
 // command line.
-func lookup(h *hasher, m *model.Model, configs map[string]gen.Config, fl generateFlags, start time.Time) *cached {
+func lookup(h *hasher, inputs []string, start time.Time) *cached {
 	if h == nil {
 		return nil
 	}
@@ -207,7 +174,7 @@ func lookup(h *hasher, m *model.Model, configs map[string]gen.Config, fl generat
 		return nil
 	}
 	c := &cached{cache: h.cache, key: h.key, tool: p.tool, start: start, immutable: h.immutable}
-	c.sums = h.sums(settingFiles(m, configs, fl))
+	c.sums = h.sums(inputs)
 	r := p.record
 	if r == nil || p.data == nil || !p.extra {
 		return c

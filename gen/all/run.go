@@ -1,0 +1,327 @@
+package all
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/typecheck"
+	"github.com/modelgen/modelgen/internal/writer"
+	"github.com/modelgen/modelgen/model"
+)
+
+// A Run is one generation, every step of it: load → settings → run cache →
+// backends → declared-output check → type check → headers → output
+// routing → writer. `modelgen generate` (the backends of the list, or
+// --only's selection, with modelgen.yaml's settings) and `modelgen
+// controller-gen` (ControllerGen) are two Runs.
+type Run struct {
+	// Load says what to load (the run sets Listed for its cache, and
+	// TypesOnly when every backend reads the types' schemas only).
+	Load model.Config
+	// Backends run in this order.
+	Backends []gen.Backend
+	// Only: the backends are a selection of the list (--only), so the
+	// files the others generated are not this run's to remove.
+	Only bool
+	// Settings returns each package's settings and the mistakes in them;
+	// an error is a usage error, which ends the run before anything is
+	// generated. Nil is every package's defaults.
+	Settings func(m *model.Model) (map[string]gen.Config, model.Diagnostics, error)
+	// Inputs are the files Settings read (modelgen.yaml, header files):
+	// the run cache sums them with the packages' files.
+	Inputs func(m *model.Model, configs map[string]gen.Config) []string
+	// CacheKey names the run's record in the run cache (internal/runcache:
+	// a run whose inputs have not moved skips the backends and the type
+	// check); "" runs without the cache.
+	CacheKey string
+	// Headers returns the licence that heads the Go files of each owner
+	// ("" keeps the one on disk); nil is none.
+	Headers func(m *model.Model, configs map[string]gen.Config) (func(owner string) string, error)
+	// Route puts each file where the command line's output rules say
+	// (controller-gen's), after the headers; nil leaves them where the
+	// backends put them.
+	Route func(files []gen.File) ([]gen.File, error)
+	// Remove: the files earlier runs generated that this one no longer
+	// does are removed (writer.Scope). controller-gen removes nothing.
+	Remove bool
+	// Check writes nothing and reports what is stale (--check).
+	Check bool
+	// Phase, when set, names each long step as it starts (progress).
+	Phase func(name string)
+}
+
+// Step names the step a run failed at with an error that is no
+// diagnostic.
+type Step int
+
+const (
+	StepLoad     Step = iota + 1 // the packages could not be loaded
+	StepSettings                 // a setting is a usage error
+	StepHeaders                  // a header could not be read or is not a header
+	StepWrite                    // routing or the writer failed
+)
+
+// Result is what a run did.
+type Result struct {
+	Model *model.Model
+	// Diags are the run's diagnostics, sorted; with an error among them
+	// nothing was written.
+	Diags model.Diagnostics
+	// Err, when set, failed the run at Failed.
+	Err    error
+	Failed Step
+	// Files are the files handed to the writer (stamped), Written what it
+	// did with them.
+	Files   []gen.File
+	Written writer.Result
+	// Cached: nothing the backends read had moved since the recorded run,
+	// so they did not run.
+	Cached bool
+	// TakenOver are files on disk as controller-gen wrote them that this
+	// run rewrites (a run without output routing).
+	TakenOver []string
+}
+
+// Execute runs every step.
+func (r Run) Execute() Result {
+	phase := r.Phase
+	if phase == nil {
+		phase = func(string) {}
+	}
+	phase("loading packages")
+	start := time.Now()
+	hashing := startHashing(r.CacheKey)
+	lcfg := r.Load
+	lcfg.TypesOnly = lcfg.TypesOnly || schemasOnly(r.Backends)
+	if hashing != nil {
+		lcfg.Listed = hashing.listed
+	}
+	m, err := model.Load(lcfg)
+	if err != nil {
+		return Result{Err: err, Failed: StepLoad}
+	}
+	res := Result{Model: m}
+	configs, diags := gen.DefaultConfigs(m), model.Diagnostics(nil)
+	if r.Settings != nil {
+		configs, diags, err = r.Settings(m)
+		if err != nil {
+			res.Err, res.Failed = err, StepSettings
+			return res
+		}
+	}
+	var files []gen.File
+	var cache *cached
+	var extra []string
+	if !diags.HasErrors() && !m.Diags.HasErrors() {
+		var inputs []string
+		if r.Inputs != nil && hashing != nil {
+			inputs = r.Inputs(m, configs)
+		}
+		cache = lookup(hashing, inputs, start)
+	}
+	switch {
+	case cache != nil && cache.hit:
+		// nothing the backends read has moved: they would generate what
+		// is on disk (headed and routed), with the diagnostics they gave
+		// then
+		files, diags = cache.files, cache.diags
+		res.Cached = true
+	case !diags.HasErrors():
+		files, extra = r.generate(m, configs, &diags, phase)
+	default:
+		diags.Add(m.Diags)
+	}
+	res.Diags = diags.Sorted()
+	if res.Diags.HasErrors() {
+		return res
+	}
+	if !res.Cached {
+		if files, err = r.head(m, configs, files); err != nil {
+			res.Err, res.Failed = err, StepHeaders
+			return res
+		}
+		if r.Route != nil {
+			if files, err = r.Route(files); err != nil {
+				res.Err, res.Failed = err, StepWrite
+				return res
+			}
+		}
+	}
+	if r.Remove {
+		res.Written, err = writer.SyncScope(files, r.Check, r.scope(m, configs))
+	} else {
+		res.Written, err = writer.Write(writer.Stamp(files), r.Check)
+	}
+	res.Files = writer.Stamp(files)
+	if err != nil {
+		res.Err, res.Failed = err, StepWrite
+		return res
+	}
+	if r.Route == nil {
+		// the native run takes over controller-gen's files; the drop-in
+		// rewrites them as controller-gen would
+		res.TakenOver = res.Written.ControllerGen
+	}
+	cache.save(res.Files, res.Diags, extra)
+	return res
+}
+
+// generate runs the backends, checks their files against what they
+// declare, and type-checks the generated Go code beside the user's.
+func (r Run) generate(m *model.Model, configs map[string]gen.Config, diags *model.Diagnostics, phase func(string)) ([]gen.File, []string) {
+	// the dependencies are type-checked while the backends run, when a
+	// backend of the run may write Go code into the packages (--only crd
+	// writes none, and then costs what controller-gen crd costs)
+	var check *typecheck.Check
+	if writesGo(m, configs, r.Backends) {
+		check = typecheck.Start(m)
+	}
+	phase("generating")
+	files, d := Generate(m, configs, r.Backends)
+	diags.Add(d)
+	if diags.HasErrors() || check == nil {
+		return files, nil
+	}
+	// never write Go code that does not compile beside the user's
+	phase("type-checking with the generated code")
+	diags.Add(check.Compile(gen.GoFiles(packageFiles(m, configs, r.Backends, files))))
+	return files, check.Extra()
+}
+
+// head puts the licence on the generated Go files (writer.Headers): the
+// run's, else the one each file on disk has.
+func (r Run) head(m *model.Model, configs map[string]gen.Config, files []gen.File) ([]gen.File, error) {
+	header := func(string) string { return "" }
+	if r.Headers != nil {
+		var err error
+		if header, err = r.Headers(m, configs); err != nil {
+			return nil, err
+		}
+	}
+	return writer.Headers(files, header)
+}
+
+// scope is what the run may remove: files of its packages, generated by
+// the backends that ran, where the backends declare their outputs, in the
+// packages' directories and wherever the run writes; YAML anywhere in the
+// packages' modules (output moved elsewhere in the module).
+func (r Run) scope(m *model.Model, configs map[string]gen.Config) writer.Scope {
+	sc := writer.Scope{Packages: map[string]string{}, Outputs: gen.Declared(m, configs, Backends()), Modules: wholeModules(m, r.Load.Dir, r.Load.Patterns)}
+	for _, pk := range m.Packages {
+		sc.Packages[pk.Path] = pk.Dir
+		if pk.ModDir != "" {
+			sc.Roots = append(sc.Roots, pk.ModDir)
+		}
+	}
+	if r.Only {
+		sc.Backends = map[string]bool{}
+		for _, g := range r.Backends {
+			sc.Backends[g.Name()] = true
+		}
+	}
+	return sc
+}
+
+// schemasOnly: every backend of the run reads the types' schemas and
+// markers only (--only crd, role, webhookconfig; controller-gen's crd,
+// rbac and webhook), so the load checks only what the types' JSON fields
+// reach (model.Config.TypesOnly).
+func schemasOnly(selected []gen.Backend) bool {
+	for _, g := range selected {
+		switch g.Name() {
+		case "crd", "role", "webhookconfig":
+		default:
+			return false
+		}
+	}
+	return len(selected) > 0
+}
+
+// writesGo reports whether a backend of the run declares a Go output in
+// the packages (not a package tree of its own, gen.Output.Tree).
+func writesGo(m *model.Model, configs map[string]gen.Config, selected []gen.Backend) bool {
+	for _, o := range gen.Declared(m, configs, selected) {
+		if o.Format == gen.FormatGo && !o.Tree {
+			return true
+		}
+	}
+	return false
+}
+
+// packageFiles are the files the type check judges: all but those of
+// package trees of their own (gen.Output.Tree).
+func packageFiles(m *model.Model, configs map[string]gen.Config, backends []gen.Backend, files []gen.File) []gen.File {
+	var trees []gen.Output
+	for _, o := range gen.Declared(m, configs, backends) {
+		if o.Tree {
+			trees = append(trees, o)
+		}
+	}
+	if len(trees) == 0 {
+		return files
+	}
+	var out []gen.File
+	for _, f := range files {
+		inTree := false
+		for _, o := range trees {
+			inTree = inTree || o.Backend == f.Backend && o.Match(f.Path)
+		}
+		if !inTree {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// wholeModules lists the modules whose every package the patterns name: a
+// pattern ending in /... (or ...) whose directory is the module's root or
+// above it, or whose import path is the module's or a prefix of it. Only a
+// run over a whole module may remove the files generated from the module
+// (gen.ModuleOwner): a go:generate line per package runs on one package
+// and cannot tell whether the others still generate them.
+func wholeModules(m *model.Model, dir string, patterns []string) map[string]bool {
+	out := map[string]bool{}
+	if dir == "" {
+		dir = "."
+	}
+	for _, r := range m.Loaded {
+		mod := r.Module
+		if mod == nil || mod.Path == "" || mod.Dir == "" || out[mod.Path] {
+			continue
+		}
+		for _, p := range patterns {
+			if CoversModule(p, dir, mod.Path, mod.Dir) {
+				out[mod.Path] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// CoversModule reports whether a package pattern, run in dir, names every
+// package of the module of the given path and root directory.
+func CoversModule(pattern, dir, modPath, modDir string) bool {
+	base, ok := strings.CutSuffix(pattern, "...")
+	if !ok || strings.Contains(base, "...") {
+		return false
+	}
+	base = strings.TrimSuffix(base, "/")
+	if base == "" {
+		return false // "...": every package go list knows, not a directory
+	}
+	if base == "." || base == ".." || strings.HasPrefix(base, "./") || strings.HasPrefix(base, "../") || filepath.IsAbs(base) {
+		if !filepath.IsAbs(base) {
+			base = filepath.Join(dir, base)
+		}
+		abs, err := filepath.Abs(base)
+		if err != nil {
+			return false
+		}
+		rel, err := filepath.Rel(abs, modDir)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	}
+	return modPath == base || strings.HasPrefix(modPath, base+"/")
+}
