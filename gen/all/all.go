@@ -14,6 +14,7 @@ package all
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/modelgen/modelgen/gen"
@@ -49,11 +50,7 @@ var backends = []gen.Backend{
 
 // Backends returns every backend, in the order they run.
 func Backends() []gen.Backend {
-	out := make([]gen.Backend, len(backends))
-	for i, b := range backends {
-		out[i] = b
-	}
-	return out
+	return slices.Clone(backends)
 }
 
 // Settings are the backends' settings with their defaults, each type once
