@@ -6,8 +6,8 @@ import (
 
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
-	"github.com/modelgen/modelgen/model/mermaid"
 	"github.com/modelgen/modelgen/model"
+	"github.com/modelgen/modelgen/model/mermaid"
 )
 
 // maxDescribedDiagram is the longest diagram appended to the phase
