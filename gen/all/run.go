@@ -149,12 +149,13 @@ func (r Run) Execute() Result {
 			}
 		}
 	}
-	if r.Remove {
-		res.Written, err = writer.SyncScope(files, r.Check, r.scope(m, configs))
-	} else {
-		res.Written, err = writer.Write(writer.Stamp(files), r.Check)
-	}
+	// the YAML files get their owner header once; SyncScope finds it there
 	res.Files = writer.Stamp(files)
+	if r.Remove {
+		res.Written, err = writer.SyncScope(res.Files, r.Check, r.scope(m, configs))
+	} else {
+		res.Written, err = writer.Write(res.Files, r.Check)
+	}
 	if err != nil {
 		res.Err, res.Failed = err, StepWrite
 		return res
