@@ -64,7 +64,7 @@ func Generate(m *model.Model, name string, read Input, jobs []Job) ([]gen.File, 
 			files = append(files, f...)
 			continue
 		}
-		out, d := Run(m, j.Roots, j.Generator, name, read)
+		out, d := run(m, j.Roots, j.Generator, name, read)
 		diags.Add(d)
 		for _, o := range out {
 			if j.Check != nil {
@@ -108,7 +108,7 @@ func inPlace(m *model.Model, name string, read Input, j Job) ([]gen.File, model.
 		// the mirror holds the whole absolute path, so an output package
 		// relative to the package directory (../../pkg/ac) stays inside it
 		root.Dir = filepath.Join(tmp, real)
-		_, d := Run(m, []*loader.Package{root}, j.Generator, name, read)
+		_, d := run(m, []*loader.Package{root}, j.Generator, name, read)
 		root.Dir = real
 		diags.Add(d)
 	}
@@ -160,10 +160,10 @@ type Output struct {
 // refuses every read, as a pure backend must.
 type Input func(path string) ([]byte, error)
 
-// Run runs g on the given root packages of the model (all of them when
+// run runs g on the given root packages of the model (all of them when
 // roots is nil). Errors the generator returns or records on a package (a
 // malformed marker) are positioned diagnostics.
-func Run(m *model.Model, roots []*loader.Package, g genall.Generator, name string, read Input) ([]Output, model.Diagnostics) {
+func run(m *model.Model, roots []*loader.Package, g genall.Generator, name string, read Input) ([]Output, model.Diagnostics) {
 	if roots == nil {
 		roots = m.Loaded
 	}

@@ -184,6 +184,9 @@ func TestMarkerWebhookBesideGenerated(t *testing.T) {
 // role, the webhook configuration), and --check then passes; a run over the
 // whole module still removes them once no package generates them.
 func TestPerPackageGenerateKeepsTheModulesFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
 	dir := ctrlgenProject(t)
 	if r := run("generate", "./..."); r.code != cli.ExitOK {
 		t.Fatalf("%v", r)
@@ -363,6 +366,9 @@ func TestControllerGenToolVersion(t *testing.T) {
 // files go where it puts them whatever the output rules say, through
 // modelgen's writer: a package it fails on leaves every file unwritten.
 func TestControllerGenApplyConfiguration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
 	dir := ctrlgenProject(t)
 	types := filepath.Join(dir, "api", "v1", "types.go")
 	src := strings.Replace(read(t, types), "// +groupName=jobs.example.com\n", "// +kubebuilder:ac:generate=true\n// +kubebuilder:ac:output:package=\"../../pkg/ac\"\n// +groupName=jobs.example.com\n", 1)
@@ -438,6 +444,9 @@ func TestControllerGenStdoutInCommandLineOrder(t *testing.T) {
 // (an input the settings step reads) is a miss; a run that prints its
 // output (output:stdout) never replays.
 func TestControllerGenRunCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
 	dir := ctrlgenProject(t)
 	t.Setenv("MODELGEN_CACHE", filepath.Join(t.TempDir(), "cache"))
 	args := []string{"controller-gen", "crd", "rbac:roleName=manager-role", "webhook", `object:headerFile="boilerplate.go.txt",year=2031`, "paths=./..."}

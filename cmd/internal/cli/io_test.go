@@ -64,6 +64,9 @@ func symlink(t *testing.T, target, path string) {
 // /dev/zero, a FIFO or a huge file is a positioned error or is replaced,
 // never an out-of-memory crash or a hang.
 func TestBoundedReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
 	dir := ioModule(t)
 	pkg := filepath.Join(dir, "api", "v1")
 	config := filepath.Join(pkg, "modelgen.yaml")
@@ -147,6 +150,9 @@ func TestBoundedReads(t *testing.T) {
 // link to a file holding a secret), and no message quotes a header's
 // content, under --check or not.
 func TestHeaderStaysInTheModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
 	dir := ioModule(t)
 	pkg := filepath.Join(dir, "api", "v1")
 	const secret = "s3cr3t-token-value"
@@ -185,6 +191,9 @@ func TestHeaderStaysInTheModule(t *testing.T) {
 // take the generated files out of the build, and every later run would fail
 // on the file it wrote; it is refused at its line, and nothing is written.
 func TestHeaderCannotChangeTheBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
 	dir := ioModule(t)
 	header := filepath.Join(dir, "boilerplate.go.txt")
 	for _, text := range []string{"// Copyright\n//go:build ignore\n", "// Copyright\n// +build ignore\n", "// Copyright\n//go:generate echo hi\n"} {
@@ -223,6 +232,9 @@ func TestDirectoryInTheWayWritesNothing(t *testing.T) {
 // reports it, a run removes it; a run of other backends (--only) leaves it,
 // and so does every run for a copy under testdata/.
 func TestMovedOutputDirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
 	dir := ioModule(t)
 	gen := func(args ...string) result {
 		return runWithin(t, append(append([]string{"generate"}, args...), "-C", dir, "./...")...)
