@@ -146,19 +146,20 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	pr := startProgress(stderr, fl.quiet)
 	defer pr.done()
+	files := newConfigFiles()
 	run := all.Run{
-		Load:     model.Config{Dir: fl.dir, Patterns: fs.Args(), ValidatorKeywords: validatorKeywords},
+		Load:     model.Config{Dir: fl.dir, Patterns: fs.Args(), ValidatorKeywords: files.validatorKeywords},
 		Backends: selected,
 		Only:     fl.only != "",
 		Settings: func(m *model.Model) (map[string]gen.Config, model.Diagnostics, error) {
-			keys, err := all.Keys()
+			keys, err := files.keys()
 			if err != nil {
 				return nil, nil, err
 			}
 			if err := checkFlagPaths(m, keys, fl); err != nil {
 				return nil, nil, err
 			}
-			configs, diags := loadConfigs(m, keys, fl)
+			configs, diags := loadConfigs(m, files, keys, fl)
 			return configs, diags, nil
 		},
 		Inputs:   func(m *model.Model, configs map[string]gen.Config) []string { return settingFiles(m, configs, fl) },
@@ -292,16 +293,18 @@ func relative(path string) string {
 }
 
 // loadConfigs reads modelgen.yaml beside each package and applies flags.
-func loadConfigs(m *model.Model, keys []gen.Key, fl generateFlags) (map[string]gen.Config, model.Diagnostics) {
+func loadConfigs(m *model.Model, files *configFiles, keys []gen.Key, fl generateFlags) (map[string]gen.Config, model.Diagnostics) {
 	var diags model.Diagnostics
 	out := map[string]gen.Config{}
 	for _, pk := range m.Packages {
 		cfg := gen.DefaultConfig(pk)
 		path := filepath.Join(pk.Dir, ConfigFile)
 		var set map[string]model.Pos
-		if data, ok := readConfigFile(path, &diags); ok {
+		f := files.read(path)
+		diags.Add(f.diags)
+		if f.ok {
 			var d model.Diagnostics
-			set, d = readConfig(path, data, keys, &cfg)
+			set, d = readConfig(path, f.data, keys, &cfg)
 			diags.Add(d)
 		}
 		override(&cfg.Title, fl.title)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -356,22 +357,54 @@ func (fl generateFlags) value(flag string) string {
 	return ""
 }
 
+// configFiles reads each modelgen.yaml of a run once: the load asks a
+// package's declared keywords (model.Config.ValidatorKeywords) before the
+// settings are read, and both must see the same bytes.
+type configFiles struct {
+	mu    sync.Mutex
+	files map[string]configFile
+	keys  func() ([]gen.Key, error)
+}
+
+// configFile is one read of a modelgen.yaml: ok when it exists and could be
+// read, diags its mistake when it could not.
+type configFile struct {
+	data  []byte
+	ok    bool
+	diags model.Diagnostics
+}
+
+func newConfigFiles() *configFiles {
+	return &configFiles{files: map[string]configFile{}, keys: sync.OnceValues(all.Keys)}
+}
+
+// read returns the modelgen.yaml at path as the run's first read found it.
+func (c *configFiles) read(path string) configFile {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, done := c.files[path]
+	if !done {
+		f.data, f.ok = readConfigFile(path, &f.diags)
+		c.files[path] = f
+	}
+	return f
+}
+
 // validatorKeywords is model.Config.ValidatorKeywords: the keywords the
 // modelgen.yaml in dir declares (validatorKeywords). Load asks before the
 // settings are read; the file's mistakes are loadConfigs' to report.
-func validatorKeywords(dir string) []string {
+func (c *configFiles) validatorKeywords(dir string) []string {
 	path := filepath.Join(dir, ConfigFile)
-	var ignored model.Diagnostics
-	data, ok := readConfigFile(path, &ignored)
-	if !ok {
+	f := c.read(path)
+	if !f.ok {
 		return nil
 	}
-	keys, err := all.Keys()
+	keys, err := c.keys()
 	if err != nil {
 		return nil
 	}
 	var cfg gen.Config
-	readConfig(path, data, keys, &cfg)
+	readConfig(path, f.data, keys, &cfg)
 	return keywordList(cfg.ValidatorKeywords)
 }
 
