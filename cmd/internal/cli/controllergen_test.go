@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	ctdeepcopy "sigs.k8s.io/controller-tools/pkg/deepcopy"
+	"sigs.k8s.io/controller-tools/pkg/genall"
+
 	"github.com/modelgen/modelgen/cmd/internal/cli"
 
 	"github.com/modelgen/modelgen/internal/testkit"
@@ -482,4 +485,49 @@ func TestControllerGenRunCache(t *testing.T) {
 			t.Errorf("output:stdout, run %d: hit %v, %v", i, hit, r)
 		}
 	}
+}
+
+// TestControllerGenDeepcopyIsControllerGens: the object line writes the
+// deepcopy file controller-tools' own object generator writes, byte for
+// byte, with a headerFile and without one, so that a switch leaves every
+// zz_generated.deepcopy.go in git as it was.
+func TestControllerGenDeepcopyIsControllerGens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module several times (-short)")
+	}
+	dir := ctrlgenProject(t)
+	dc := filepath.Join(dir, "api", "v1", "zz_generated.deepcopy.go")
+	for _, g := range []ctdeepcopy.Generator{{}, {HeaderFile: "boilerplate.go.txt", Year: "2031"}} {
+		arg := "object"
+		if g.HeaderFile != "" {
+			arg = `object:headerFile="` + g.HeaderFile + `",year=` + g.Year
+		}
+		t.Run(arg, func(t *testing.T) {
+			want := controllerToolsDeepcopy(t, g)
+			if r := run("controller-gen", arg, "paths=./api/..."); r.code != cli.ExitOK {
+				t.Fatalf("%v", r)
+			}
+			if got := read(t, dc); got != want {
+				t.Errorf("the deepcopy file differs from controller-tools'\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// controllerToolsDeepcopy runs controller-tools' object generator on
+// ./api/... in process and returns the file it writes for api/v1.
+func controllerToolsDeepcopy(t *testing.T, g ctdeepcopy.Generator) string {
+	t.Helper()
+	out := t.TempDir()
+	var gen genall.Generator = g
+	gens := genall.Generators{&gen}
+	rt, err := gens.ForRoots("./api/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.OutputRules = genall.OutputRules{Default: genall.OutputArtifacts{Code: genall.OutputToDirectory(out)}}
+	if rt.Run() {
+		t.Fatal("controller-tools' object generator failed")
+	}
+	return read(t, filepath.Join(out, "zz_generated.deepcopy.go"))
 }
