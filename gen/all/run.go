@@ -79,9 +79,10 @@ type Result struct {
 	// Cached: nothing the backends read had moved since the recorded run,
 	// so they did not run.
 	Cached bool
-	// TakenOver are files on disk as controller-gen wrote them that this
-	// run rewrites (a run without output routing).
-	TakenOver []string
+	// TakenOver are files on disk as another generator (controller-gen,
+	// deepcopy-gen) wrote them that this run rewrites (a run without
+	// output routing).
+	TakenOver []writer.TakenOver
 }
 
 // Execute runs every step.
@@ -163,7 +164,7 @@ func (r Run) Execute() Result {
 	if r.Route == nil {
 		// the native run takes over controller-gen's files; the drop-in
 		// rewrites them as controller-gen would
-		res.TakenOver = res.Written.ControllerGen
+		res.TakenOver = res.Written.TakenOver
 	}
 	cache.save(res.Files, res.Diags, extra)
 	return res

@@ -26,9 +26,15 @@ type Result struct {
 	// Emptied are orphaned Go files that go generate may still open: they
 	// are excluded from the build now and removed by the next run.
 	Emptied []string
-	// ControllerGen are the files that differ from what the run generates
-	// and are on disk as controller-gen wrote them (see writtenByControllerGen).
-	ControllerGen []string
+	// TakenOver are the files that differ from what the run generates and
+	// are on disk as another generator wrote them (see writtenByOtherTool).
+	TakenOver []TakenOver
+}
+
+// TakenOver is a file another generator wrote that the run rewrites: Tool
+// names it as the file does ("controller-gen", "deepcopy-gen").
+type TakenOver struct {
+	Path, Tool string
 }
 
 // Plan sorts files and rejects two backends writing one path.
@@ -68,8 +74,8 @@ func Write(files []gen.File, check bool) (Result, error) {
 			r.Unchanged = append(r.Unchanged, f.Path)
 			continue
 		}
-		if writtenByControllerGen(f.Path) {
-			r.ControllerGen = append(r.ControllerGen, f.Path)
+		if tool := writtenByOtherTool(f.Path); tool != "" {
+			r.TakenOver = append(r.TakenOver, TakenOver{Path: f.Path, Tool: tool})
 		}
 		changed = append(changed, f)
 	}

@@ -197,8 +197,12 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "modelgen:", res.Err)
 		return ExitFail
 	}
-	for _, p := range res.TakenOver {
-		fmt.Fprintf(stderr, "%s: warning: controller-gen wrote this file, and modelgen generate writes it too: run one of the two (modelgen generate writes everything controller-gen's crd, object, rbac and webhook write; docs/controller-gen.md)\n", relative(p))
+	for _, f := range res.TakenOver {
+		if f.Tool == "controller-gen" {
+			fmt.Fprintf(stderr, "%s: warning: controller-gen wrote this file, and modelgen generate writes it too: run one of the two (modelgen generate writes everything controller-gen's crd, object, rbac and webhook write; docs/controller-gen.md)\n", relative(f.Path))
+			continue
+		}
+		fmt.Fprintf(stderr, "%s: warning: %s wrote this file, and modelgen generate writes it too: run one of the two for this package (leave it out of %s's run)\n", relative(f.Path), f.Tool, f.Tool)
 	}
 	w := res.Written
 	summary(stdout, res.Model, res.Diags, w, fl.check)
