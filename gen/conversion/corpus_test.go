@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -60,7 +61,9 @@ var corpusDrops = regexp.MustCompile(`(?m)^\t(Omit |Sub +\*Leaf |Bare +int ).*\n
 // with the examples' requirements, and in one test process decodes each
 // document into the spoke and into the hub and checks spoke → hub → spoke
 // and hub → spoke → hub give back the object they started from, compared
-// as Go values and as JSON.
+// as Go values and as JSON. MODELGEN_CORPUS_MUTATE="variant/version:old=>new"
+// edits that package's generated conversion first, to see the test fail
+// (docs/conversion.md).
 func TestCorpusRoundTrips(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command on a scratch module and loads the agreement corpus")
@@ -118,7 +121,7 @@ func TestCorpusRoundTrips(t *testing.T) {
 		}
 	}
 	for k := range docs {
-		if !contains(kinds, k) {
+		if !slices.Contains(kinds, k) {
 			t.Fatalf("the corpus has documents of %s, which no generated pair declares", k)
 		}
 	}
@@ -235,15 +238,6 @@ func corpusDocuments(t *testing.T) map[string][]json.RawMessage {
 		t.Fatalf("the corpus has documents of %d types, want the suite's kinds and the two shapes", len(out))
 	}
 	return out
-}
-
-func contains(s []string, v string) bool {
-	for _, e := range s {
-		if e == v {
-			return true
-		}
-	}
-	return false
 }
 
 func tail(s string, n int) string {
