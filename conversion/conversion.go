@@ -16,6 +16,7 @@ package conversion
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -120,6 +121,9 @@ func keep(v reflect.Value, path []string) (any, error) {
 	if len(path) == 0 {
 		if v.IsZero() { // a pointer to a zero value is not
 			return nil, nil
+		}
+		if !v.CanInterface() {
+			return nil, errors.New("a field promoted from an unexported embedded struct cannot be kept")
 		}
 		data, err := json.Marshal(v.Interface())
 		if err != nil {
@@ -252,6 +256,9 @@ func restore(v reflect.Value, kept any, path []string) error {
 		return nil
 	}
 	if len(path) == 0 {
+		if !v.CanSet() {
+			return errors.New("a field promoted from an unexported embedded struct cannot be restored")
+		}
 		data, err := json.Marshal(kept)
 		if err != nil {
 			return err

@@ -116,3 +116,30 @@ func TestPointersToZeroValues(t *testing.T) {
 		t.Errorf("annotations %v, want none", back.Annotations)
 	}
 }
+
+type hidden struct {
+	Note string `json:"note,omitempty"`
+}
+
+// TestUnexportedEmbedded: a field promoted from an unexported embedded
+// struct is JSON's (encoding/json promotes it), and so kept and restored.
+func TestUnexportedEmbedded(t *testing.T) {
+	type object struct {
+		metav1.ObjectMeta `json:"metadata,omitempty"`
+		Spec              struct {
+			hidden
+		} `json:"spec"`
+	}
+	ps := [][]string{{"spec", "note"}}
+	var from, to object
+	from.Spec.Note = "n"
+	if err := Save(&to, "v9", &from, ps); err != nil {
+		t.Fatal(err)
+	}
+	if got := to.Annotations[AnnotationPrefix+"v9"]; got != `{"spec":{"note":"n"}}` {
+		t.Fatalf("annotation %s", got)
+	}
+	if err := Take(&to, "v9", ps); err != nil || to.Spec.Note != "n" {
+		t.Fatalf("restored %q, %v", to.Spec.Note, err)
+	}
+}
