@@ -8,14 +8,20 @@
 // (conversion.modelgen.io/v1alpha1 on a v1 object holds the v1alpha1 fields
 // v1 lacks). Its value is JSON: the object as that version writes it, with
 // only the kept fields (no apiVersion, kind or metadata). It is written only
-// when a kept field is set, and removed when the object is converted back.
+// when a kept field is set (its Go value is not the zero value), and removed
+// when the object is converted back, after only the kept fields were
+// written into the object's Go value.
 package conversion
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -34,18 +40,20 @@ const VersionsAnnotation = AnnotationPrefix + "versions"
 // every value of a map.
 const Each = "[]"
 
-// Save keeps the fields of from (an object of the given version) at the
-// given JSON paths in the annotation AnnotationPrefix+version of to. Unset
-// fields (absent, null or zero) are not kept; when none is set, to gets no
-// annotation.
+// Save keeps the fields of from (a pointer to an object of the given
+// version) at the given JSON paths in the annotation
+// AnnotationPrefix+version of to. Unset fields (whose Go value is the zero
+// value: absent, nil, "", 0 or false; a pointer to "" is set) are not kept;
+// when none is set, to gets no annotation.
 func Save(to metav1.Object, version string, from any, paths [][]string) error {
-	doc, err := toJSON(from)
-	if err != nil {
-		return fmt.Errorf("conversion: keeping the %s fields: %w", version, err)
-	}
+	v := reflect.ValueOf(from)
 	var kept any
 	for _, p := range paths {
-		kept = merge(kept, keep(doc, p))
+		k, err := keep(v, p)
+		if err != nil {
+			return fmt.Errorf("conversion: keeping the %s fields: %w", version, err)
+		}
+		kept = merge(kept, k)
 	}
 	if kept == nil {
 		return nil
@@ -66,12 +74,17 @@ func Save(to metav1.Object, version string, from any, paths [][]string) error {
 // Take restores into obj (a pointer to an object of the given version) the
 // fields at the given paths that the annotation AnnotationPrefix+version
 // of obj kept, and removes the annotation. Without the annotation obj is
-// left as it is.
+// left as it is. Only the fields at the paths are written: the rest of obj
+// keeps its Go values.
 func Take(obj metav1.Object, version string, paths [][]string) error {
 	key := AnnotationPrefix + version
 	data, ok := obj.GetAnnotations()[key]
 	if !ok {
 		return nil
+	}
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return fmt.Errorf("conversion: restoring the %s fields: %T is not a pointer", version, obj)
 	}
 	ann := map[string]string{}
 	for k, v := range obj.GetAnnotations() {
@@ -87,36 +100,12 @@ func Take(obj metav1.Object, version string, paths [][]string) error {
 	if err := decode([]byte(data), &kept); err != nil {
 		return fmt.Errorf("conversion: annotation %s: %w", key, err)
 	}
-	doc, err := toJSON(obj)
-	if err != nil {
-		return fmt.Errorf("conversion: restoring the %s fields: %w", version, err)
-	}
 	for _, p := range paths {
-		doc = restore(doc, keep(kept, p), p)
+		if err := restore(v.Elem(), pick(kept, p), p); err != nil {
+			return fmt.Errorf("conversion: restoring the %s fields from annotation %s: %w", version, key, err)
+		}
 	}
-	out, err := json.Marshal(doc)
-	if err != nil {
-		return fmt.Errorf("conversion: restoring the %s fields: %w", version, err)
-	}
-	v := reflect.ValueOf(obj)
-	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return fmt.Errorf("conversion: restoring the %s fields: %T is not a pointer", version, obj)
-	}
-	fresh := reflect.New(v.Elem().Type())
-	if err := json.Unmarshal(out, fresh.Interface()); err != nil {
-		return fmt.Errorf("conversion: restoring the %s fields: %w", version, err)
-	}
-	v.Elem().Set(fresh.Elem())
 	return nil
-}
-
-func toJSON(v any) (any, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var doc any
-	return doc, decode(data, &doc)
 }
 
 // decode keeps numbers as written (an int64 stays exact).
@@ -126,12 +115,82 @@ func decode(data []byte, v any) error {
 	return d.Decode(v)
 }
 
-// keep returns the part of doc at path, nil when nothing set is there.
-func keep(doc any, path []string) any {
+// keep returns, as JSON values, the part of the Go value v at path, nil
+// when nothing set is there.
+func keep(v reflect.Value, path []string) (any, error) {
 	if len(path) == 0 {
-		if zero(doc) {
-			return nil
+		if v.IsZero() { // a pointer to a zero value is not
+			return nil, nil
 		}
+		if !v.CanInterface() {
+			return nil, errors.New("a field promoted from an unexported embedded struct cannot be kept")
+		}
+		data, err := json.Marshal(v.Interface())
+		if err != nil {
+			return nil, err
+		}
+		var doc any
+		return doc, decode(data, &doc)
+	}
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return nil, nil
+		}
+		v = v.Elem()
+	}
+	seg, rest := path[0], path[1:]
+	if seg == Each {
+		switch v.Kind() {
+		case reflect.Slice, reflect.Array:
+			out := make([]any, v.Len())
+			set := false
+			for i := range v.Len() {
+				e, err := keep(v.Index(i), rest)
+				if err != nil {
+					return nil, err
+				}
+				if out[i] = e; e != nil {
+					set = true
+				}
+			}
+			if set {
+				return out, nil
+			}
+		case reflect.Map:
+			out := map[string]any{}
+			for it := v.MapRange(); it.Next(); {
+				e, err := keep(it.Value(), rest)
+				if err != nil {
+					return nil, err
+				}
+				if e != nil {
+					k, err := mapKey(it.Key())
+					if err != nil {
+						return nil, err
+					}
+					out[k] = e
+				}
+			}
+			if len(out) > 0 {
+				return out, nil
+			}
+		}
+		return nil, nil
+	}
+	f, ok := field(v, seg, false)
+	if !ok {
+		return nil, nil
+	}
+	e, err := keep(f, rest)
+	if e == nil || err != nil {
+		return nil, err
+	}
+	return map[string]any{seg: e}, nil
+}
+
+// pick returns the part of a kept JSON value at path (nil when none).
+func pick(doc any, path []string) any {
+	if len(path) == 0 || doc == nil {
 		return doc
 	}
 	seg, rest := path[0], path[1:]
@@ -139,39 +198,26 @@ func keep(doc any, path []string) any {
 		switch d := doc.(type) {
 		case []any:
 			out := make([]any, len(d))
-			set := false
 			for i, e := range d {
-				if out[i] = keep(e, rest); out[i] != nil {
-					set = true
-				}
+				out[i] = pick(e, rest)
 			}
-			if set {
-				return out
-			}
-			return nil
+			return out
 		case map[string]any:
 			out := map[string]any{}
 			for k, e := range d {
-				if v := keep(e, rest); v != nil {
-					out[k] = v
+				if p := pick(e, rest); p != nil {
+					out[k] = p
 				}
 			}
-			if len(out) > 0 {
-				return out
-			}
-			return nil
+			return out
 		}
 		return nil
 	}
 	d, ok := doc.(map[string]any)
-	if !ok {
+	if !ok || d[seg] == nil {
 		return nil
 	}
-	v := keep(d[seg], rest)
-	if v == nil {
-		return nil
-	}
-	return map[string]any{seg: v}
+	return map[string]any{seg: pick(d[seg], rest)}
 }
 
 // merge joins what two paths kept.
@@ -201,69 +247,176 @@ func merge(a, b any) any {
 	return b
 }
 
-// restore puts what keep kept at path back into doc. A list element or a
-// map value is restored only where doc still has it (a list element by its
-// index, a map value by its key).
-func restore(doc, kept any, path []string) any {
+// restore puts what keep kept at path back into the Go value v
+// (addressable). A list element or a map value is restored only where v
+// still has it (a list element by its index, a map value by its key); a
+// nil pointer on the way to a kept field is allocated.
+func restore(v reflect.Value, kept any, path []string) error {
 	if kept == nil {
-		return doc
+		return nil
 	}
 	if len(path) == 0 {
-		return kept
+		if !v.CanSet() {
+			return errors.New("a field promoted from an unexported embedded struct cannot be restored")
+		}
+		data, err := json.Marshal(kept)
+		if err != nil {
+			return err
+		}
+		fresh := reflect.New(v.Type())
+		if err := json.Unmarshal(data, fresh.Interface()); err != nil {
+			return err
+		}
+		v.Set(fresh.Elem())
+		return nil
+	}
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		v = v.Elem()
 	}
 	seg, rest := path[0], path[1:]
 	if seg == Each {
-		switch d := doc.(type) {
-		case []any:
-			if k, ok := kept.([]any); ok {
-				for i := 0; i < len(d) && i < len(k); i++ {
-					d[i] = restore(d[i], k[i], rest)
+		switch v.Kind() {
+		case reflect.Slice, reflect.Array:
+			k, _ := kept.([]any)
+			for i := 0; i < v.Len() && i < len(k); i++ {
+				if err := restore(v.Index(i), k[i], rest); err != nil {
+					return err
 				}
 			}
-		case map[string]any:
-			if k, ok := kept.(map[string]any); ok {
-				for key, v := range k {
-					if e, ok := d[key]; ok {
-						d[key] = restore(e, v, rest)
-					}
+		case reflect.Map:
+			k, _ := kept.(map[string]any)
+			for it := v.MapRange(); it.Next(); {
+				name, err := mapKey(it.Key())
+				if err != nil {
+					return err
 				}
+				if k[name] == nil {
+					continue
+				}
+				e := reflect.New(v.Type().Elem()).Elem()
+				e.Set(it.Value())
+				if err := restore(e, k[name], rest); err != nil {
+					return err
+				}
+				v.SetMapIndex(it.Key(), e)
 			}
 		}
-		return doc
+		return nil
 	}
 	k, ok := kept.(map[string]any)
 	if !ok {
-		return doc
+		return nil
 	}
-	d, ok := doc.(map[string]any)
+	f, ok := field(v, seg, true)
 	if !ok {
-		d = map[string]any{}
+		return nil
 	}
-	d[seg] = restore(d[seg], k[seg], rest)
-	return d
+	return restore(f, k[seg], rest)
 }
 
-// zero reports a JSON value that decodes to a Go zero value (an object
-// is zero when every member is).
-func zero(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case string:
-		return x == ""
-	case bool:
-		return !x
-	case json.Number:
-		f, err := x.Float64()
-		return err == nil && f == 0
-	case map[string]any:
-		// a struct whose fields are all unset
-		for _, e := range x {
-			if !zero(e) {
-				return false
+// field is the field of the struct v that encoding/json names name: a
+// field of v itself, or one promoted from an embedded struct without a
+// name (allocated on the way when alloc, for a nil embedded pointer).
+func field(v reflect.Value, name string, alloc bool) (reflect.Value, bool) {
+	if v.Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	index, ok := jsonFields(v.Type())[name]
+	if !ok {
+		return reflect.Value{}, false
+	}
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				if !alloc || !v.CanSet() {
+					return reflect.Value{}, false
+				}
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
+// fieldIndexes caches jsonFields by struct type.
+var fieldIndexes sync.Map
+
+// jsonFields maps the JSON names of a struct type's fields to their
+// indexes (through embedded structs without a name, the shallower field
+// first, as encoding/json promotes them).
+func jsonFields(t reflect.Type) map[string][]int {
+	if m, ok := fieldIndexes.Load(t); ok {
+		return m.(map[string][]int)
+	}
+	m := map[string][]int{}
+	type level struct {
+		t     reflect.Type
+		index []int
+	}
+	queue := []level{{t, nil}}
+	seen := map[reflect.Type]bool{}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		if seen[cur.t] {
+			continue
+		}
+		seen[cur.t] = true
+		for i := range cur.t.NumField() {
+			sf := cur.t.Field(i)
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			n, _, _ := strings.Cut(tag, ",")
+			index := append(slices.Clone(cur.index), i)
+			if n == "" && sf.Anonymous {
+				et := sf.Type
+				if et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				if et.Kind() == reflect.Struct {
+					queue = append(queue, level{et, index})
+					continue
+				}
+			}
+			if !sf.IsExported() {
+				continue
+			}
+			if n == "" {
+				n = sf.Name
+			}
+			if _, ok := m[n]; !ok {
+				m[n] = index
 			}
 		}
-		return true
 	}
-	return false // a list, even empty, is kept: [] and null differ
+	fieldIndexes.Store(t, m)
+	return m
+}
+
+// mapKey is a map key as encoding/json writes it.
+func mapKey(k reflect.Value) (string, error) {
+	if k.Kind() == reflect.String {
+		return k.String(), nil
+	}
+	m := reflect.MakeMap(reflect.MapOf(k.Type(), reflect.TypeOf(true)))
+	m.SetMapIndex(k, reflect.ValueOf(true))
+	data, err := json.Marshal(m.Interface())
+	if err != nil {
+		return "", err
+	}
+	var named map[string]bool
+	if err := json.Unmarshal(data, &named); err != nil {
+		return "", err
+	}
+	for s := range named {
+		return s, nil
+	}
+	return "", fmt.Errorf("map key %v", k)
 }

@@ -711,6 +711,13 @@ func basic(k model.Kind) bool {
 	return k == model.KindString || k == model.KindBool || k == model.KindInt || k == model.KindFloat
 }
 
+// converted reports the kinds of named types (of the two versions) that a
+// Go conversion converts, besides the basic ones: their underlying types
+// are the same ([]byte, time.Duration's int64).
+func converted(k model.Kind) bool {
+	return k == model.KindBytes || k == model.KindDuration
+}
+
 func enumValues(r *model.TypeRef) []string {
 	if r.Named == nil {
 		return nil
@@ -772,6 +779,9 @@ func (s *spoke) convertible(a, b *model.TypeRef) string {
 	if a.Kind != b.Kind {
 		return fmt.Sprintf("the type changes from %s to %s", a.GoType, b.GoType)
 	}
+	if converted(a.Kind) {
+		return "" // named byte slices or durations: the same underlying type
+	}
 	switch a.Kind {
 	case model.KindPointer:
 		return s.convertible(a.Elem, b.Elem)
@@ -829,7 +839,7 @@ func (s *spoke) assign(w *strings.Builder, a, b *model.TypeRef, in, out string, 
 		fmt.Fprintf(w, "if err := %s(%s, %s); err != nil {\nreturn err\n}\n", s.funcName(spokeT, dir), addr(in), addr(out))
 		return
 	}
-	if basic(a.Kind) {
+	if basic(a.Kind) || converted(a.Kind) {
 		fmt.Fprintf(w, "%s = %s(%s)\n", out, s.spell(b), in)
 		return
 	}

@@ -142,3 +142,29 @@ func TestLostPathsFollowEachVersionsNames(t *testing.T) {
 	}
 	t.Fatalf("no %s", abs)
 }
+
+// TestNamedBytesAndDurations: named byte slices and durations of the two
+// versions (the same underlying type) are converted by a Go conversion,
+// alone and inside pointers, lists and maps, not refused as a type change.
+func TestNamedBytesAndDurations(t *testing.T) {
+	dir := filepath.Join("testdata", "namedbytes")
+	m := load(t, dir)
+	files, diags := Generator{}.Generate(&gen.Context{Model: m, Configs: gen.DefaultConfigs(m)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	abs, _ := filepath.Abs(filepath.Join(dir, "v1alpha1", FileName))
+	for _, f := range files {
+		if f.Path != abs {
+			continue
+		}
+		src := string(f.Data)
+		for _, want := range []string{"out.Blob = v1.Blob(in.Blob)", "(*out2) = v1.Blob((*in1))", "out.Wait = v1.Wait(in.Wait)", "out.Blob = Blob(in.Blob)"} {
+			if !strings.Contains(src, want) {
+				t.Errorf("the generated conversion lacks %s in\n%s", want, src)
+			}
+		}
+		return
+	}
+	t.Fatalf("no %s", abs)
+}

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	v1 "github.com/modelgen/modelgen/examples/payments/api/v1"
 	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/payments/controller"
 	"github.com/modelgen/modelgen/examples/payments/gateway"
@@ -28,15 +29,28 @@ import (
 const conflicts = "paymentorder_status_conflicts_total"
 
 // staleClient answers reads of one order with an old version of it, as a
-// lagging informer cache would; writes go to the API server.
+// lagging informer cache would; writes go to the API server. The old
+// version is one the watch saw through v1alpha1; the reconciler reads v1,
+// so it gets that version converted to v1, by the generated conversion the
+// API server's webhook runs.
 type staleClient struct {
 	client.Client
 	stale *v1alpha1.PaymentOrder
 }
 
 func (c staleClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-	if po, ok := obj.(*v1alpha1.PaymentOrder); ok && key == client.ObjectKeyFromObject(c.stale) {
+	if key != client.ObjectKeyFromObject(c.stale) {
+		return c.Client.Get(ctx, key, obj, opts...)
+	}
+	switch po := obj.(type) {
+	case *v1alpha1.PaymentOrder:
 		c.stale.DeepCopyInto(po)
+		return nil
+	case *v1.PaymentOrder:
+		if err := c.stale.DeepCopy().ConvertTo(po); err != nil {
+			return err
+		}
+		po.APIVersion, po.Kind = v1.GroupVersion.String(), "PaymentOrder"
 		return nil
 	}
 	return c.Client.Get(ctx, key, obj, opts...)

@@ -4,7 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
+	v1 "github.com/modelgen/modelgen/examples/payments/api/v1"
 )
 
 // Reasons of the Ready condition while something stops the order.
@@ -16,7 +16,7 @@ const (
 // setConditions writes the four conditions for the order's phase. problem,
 // when not empty, is why the order is stuck (a Reason above); the Ready
 // condition then carries it with status.lastError as the message.
-func setConditions(po *v1alpha1.PaymentOrder, problem string) {
+func setConditions(po *v1.PaymentOrder, problem string) {
 	st := &po.Status
 	set := func(typ string, ok bool, reason, msg string) {
 		s := metav1.ConditionFalse
@@ -29,49 +29,49 @@ func setConditions(po *v1alpha1.PaymentOrder, problem string) {
 	}
 	authorized, settled, refunded := false, false, false
 	switch st.Phase {
-	case v1alpha1.PhaseRefunded:
+	case v1.PhaseRefunded:
 		refunded = true
 		fallthrough
-	case v1alpha1.PhaseSettled:
+	case v1.PhaseSettled:
 		settled = true
 		fallthrough
-	case v1alpha1.PhaseAuthorized, v1alpha1.PhaseProcessed:
+	case v1.PhaseAuthorized, v1.PhaseProcessed:
 		authorized = true
 	}
 	refundWanted := po.Spec.Refund != nil
 
 	switch {
 	case authorized:
-		set(v1alpha1.ConditionAuthorized, true, "Authorized", "the gateway authorized the amount")
+		set(v1.ConditionAuthorized, true, "Authorized", "the gateway authorized the amount")
 	case st.Attempts > 1:
-		set(v1alpha1.ConditionAuthorized, false, "Retrying", "the last settlement bounced; authorizing again")
+		set(v1.ConditionAuthorized, false, "Retrying", "the last settlement bounced; authorizing again")
 	default:
-		set(v1alpha1.ConditionAuthorized, false, "Pending", "waiting for the gateway to authorize")
+		set(v1.ConditionAuthorized, false, "Pending", "waiting for the gateway to authorize")
 	}
 	if settled {
-		set(v1alpha1.ConditionSettled, true, "Settled", "the money moved")
+		set(v1.ConditionSettled, true, "Settled", "the money moved")
 	} else {
-		set(v1alpha1.ConditionSettled, false, "Pending", "not settled yet")
+		set(v1.ConditionSettled, false, "Pending", "not settled yet")
 	}
 	switch {
 	case refunded:
-		set(v1alpha1.ConditionRefunded, true, "Refunded", "the amount was paid back")
+		set(v1.ConditionRefunded, true, "Refunded", "the amount was paid back")
 	case refundWanted:
-		set(v1alpha1.ConditionRefunded, false, "Pending", "a refund is requested")
+		set(v1.ConditionRefunded, false, "Pending", "a refund is requested")
 	default:
-		set(v1alpha1.ConditionRefunded, false, "NotRequested", "no refund is requested")
+		set(v1.ConditionRefunded, false, "NotRequested", "no refund is requested")
 	}
 
 	switch {
 	case problem != "":
-		set(v1alpha1.ConditionReady, false, problem, st.LastError)
+		set(v1.ConditionReady, false, problem, st.LastError)
 	case refunded:
-		set(v1alpha1.ConditionReady, true, "Refunded", "the order is refunded")
+		set(v1.ConditionReady, true, "Refunded", "the order is refunded")
 	case settled && refundWanted:
-		set(v1alpha1.ConditionReady, false, "Refunding", "a refund is pending")
+		set(v1.ConditionReady, false, "Refunding", "a refund is pending")
 	case settled:
-		set(v1alpha1.ConditionReady, true, "Settled", "the order is settled")
+		set(v1.ConditionReady, true, "Settled", "the order is settled")
 	default:
-		set(v1alpha1.ConditionReady, false, "Progressing", "phase is "+string(st.Phase))
+		set(v1.ConditionReady, false, "Progressing", "phase is "+string(st.Phase))
 	}
 }

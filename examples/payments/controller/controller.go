@@ -17,7 +17,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,7 +34,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	v1 "github.com/modelgen/modelgen/examples/payments/api/v1"
-	v1alpha1 "github.com/modelgen/modelgen/examples/payments/api/v1alpha1"
 	"github.com/modelgen/modelgen/examples/payments/gateway"
 )
 
@@ -79,7 +77,7 @@ func Key(uid types.UID, step string, attempt int32) string {
 // gateway call and one status write. A gateway error returns an error, so
 // the workqueue retries with exponential backoff.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	po := &v1alpha1.PaymentOrder{}
+	po := &v1.PaymentOrder{}
 	if err := r.Client.Get(ctx, req.NamespacedName, po); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
@@ -103,57 +101,57 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 
 // step takes the next step of the lifecycle; it reports whether the phase
 // moved.
-func (r *Reconciler) step(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+func (r *Reconciler) step(ctx context.Context, po *v1.PaymentOrder) (bool, error) {
 	switch po.Status.Phase {
 	case "":
 		return r.accept(ctx, po)
-	case v1alpha1.PhaseSubmitted:
+	case v1.PhaseSubmitted:
 		return r.authorize(ctx, po)
-	case v1alpha1.PhaseAuthorized:
+	case v1.PhaseAuthorized:
 		return r.capture(ctx, po)
-	case v1alpha1.PhaseProcessed:
+	case v1.PhaseProcessed:
 		return r.settle(ctx, po)
-	case v1alpha1.PhaseSettled:
+	case v1.PhaseSettled:
 		return r.refund(ctx, po)
 	}
 	return false, nil
 }
 
 // accept starts a new order at the machine's initial state.
-func (r *Reconciler) accept(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
-	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
+func (r *Reconciler) accept(ctx context.Context, po *v1.PaymentOrder) (bool, error) {
+	return r.commit(ctx, po, func(p *v1.PaymentOrder) error {
 		if p.Status.Phase != "" {
 			return errMoved
 		}
-		p.Status.Phase = v1alpha1.PaymentPhaseMachine().Initial()
+		p.Status.Phase = v1.PaymentPhaseMachine().Initial()
 		p.Status.Attempts = 1
 		return nil
 	})
 }
 
 // authorize holds the amount at the gateway: Submitted -> Authorized.
-func (r *Reconciler) authorize(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+func (r *Reconciler) authorize(ctx context.Context, po *v1.PaymentOrder) (bool, error) {
 	req := r.request(po)
 	req.Key = Key(po.UID, "authorize", po.Status.Attempts)
 	id, err := call(ctx, r, "authorize", func(ctx context.Context) (string, error) { return r.Gateway.Authorize(ctx, req) })
 	if err != nil {
 		return false, r.failed(ctx, po, err)
 	}
-	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
-		p.Status.Gateway = &v1alpha1.GatewayReference{AuthorizationID: id}
+	return r.commit(ctx, po, func(p *v1.PaymentOrder) error {
+		p.Status.Gateway = &v1.GatewayReference{AuthorizationID: id}
 		return p.Status.Authorize()
 	})
 }
 
 // capture charges the authorization: Authorized -> Processed.
-func (r *Reconciler) capture(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+func (r *Reconciler) capture(ctx context.Context, po *v1.PaymentOrder) (bool, error) {
 	req := r.request(po)
 	req.Key, req.ID = Key(po.UID, "capture", po.Status.Attempts), gatewayRef(po).AuthorizationID
 	id, err := call(ctx, r, "capture", func(ctx context.Context) (string, error) { return r.Gateway.Capture(ctx, req) })
 	if err != nil {
 		return false, r.failed(ctx, po, err)
 	}
-	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
+	return r.commit(ctx, po, func(p *v1.PaymentOrder) error {
 		ref := gatewayRef(p)
 		ref.ChargeID = id
 		p.Status.Gateway = &ref
@@ -163,13 +161,13 @@ func (r *Reconciler) capture(ctx context.Context, po *v1alpha1.PaymentOrder) (bo
 
 // settle waits for the clearing: Processed -> Settled, or Processed ->
 // Submitted (Retry) with a new attempt when the clearing bounced the charge.
-func (r *Reconciler) settle(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+func (r *Reconciler) settle(ctx context.Context, po *v1.PaymentOrder) (bool, error) {
 	req := r.request(po)
 	req.Key, req.ID = Key(po.UID, "settle", po.Status.Attempts), gatewayRef(po).ChargeID
 	_, err := call(ctx, r, "settle", func(ctx context.Context) (string, error) { return "", r.Gateway.Settle(ctx, req) })
 	if gateway.IsDeclined(err) {
 		// the clearing bounced the charge: start again, with new keys
-		return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
+		return r.commit(ctx, po, func(p *v1.PaymentOrder) error {
 			if err := p.Status.Retry(); err != nil {
 				return err
 			}
@@ -182,11 +180,11 @@ func (r *Reconciler) settle(ctx context.Context, po *v1alpha1.PaymentOrder) (boo
 	if err != nil {
 		return false, r.failed(ctx, po, err)
 	}
-	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error { return p.Status.Settle() })
+	return r.commit(ctx, po, func(p *v1.PaymentOrder) error { return p.Status.Settle() })
 }
 
 // refund pays a settled order back once the spec asks: Settled -> Refunded.
-func (r *Reconciler) refund(ctx context.Context, po *v1alpha1.PaymentOrder) (bool, error) {
+func (r *Reconciler) refund(ctx context.Context, po *v1.PaymentOrder) (bool, error) {
 	if po.Spec.Refund == nil {
 		return false, nil
 	}
@@ -196,7 +194,7 @@ func (r *Reconciler) refund(ctx context.Context, po *v1alpha1.PaymentOrder) (boo
 	if err != nil {
 		return false, r.failed(ctx, po, err)
 	}
-	return r.commit(ctx, po, func(p *v1alpha1.PaymentOrder) error {
+	return r.commit(ctx, po, func(p *v1.PaymentOrder) error {
 		ref := gatewayRef(p)
 		ref.RefundID = id
 		p.Status.Gateway = &ref
@@ -212,7 +210,7 @@ var errMoved = errors.New("the order moved on")
 // applies change to that: the typed transition in change fails when the
 // phase moved on meanwhile, and then nothing is written, so a newer status
 // is never overwritten. It reports whether it wrote.
-func (r *Reconciler) commit(ctx context.Context, po *v1alpha1.PaymentOrder, change func(*v1alpha1.PaymentOrder) error) (bool, error) {
+func (r *Reconciler) commit(ctx context.Context, po *v1.PaymentOrder, change func(*v1.PaymentOrder) error) (bool, error) {
 	cur := po
 	for range maxConflictRetries {
 		next := cur.DeepCopy()
@@ -235,7 +233,7 @@ func (r *Reconciler) commit(ctx context.Context, po *v1alpha1.PaymentOrder, chan
 			return false, err
 		}
 		conflictsTotal.Inc()
-		fresh := &v1alpha1.PaymentOrder{}
+		fresh := &v1.PaymentOrder{}
 		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(po), fresh); err != nil {
 			return false, client.IgnoreNotFound(err)
 		}
@@ -245,13 +243,13 @@ func (r *Reconciler) commit(ctx context.Context, po *v1alpha1.PaymentOrder, chan
 }
 
 // transitioned records a phase change: an Event and the counter.
-func (r *Reconciler) transitioned(po *v1alpha1.PaymentOrder, from v1alpha1.PaymentPhase) {
+func (r *Reconciler) transitioned(po *v1.PaymentOrder, from v1.PaymentPhase) {
 	to := po.Status.Phase
 	transitionsTotal.WithLabelValues(string(from), string(to)).Inc()
 	reason, note := string(to), fmt.Sprintf("%s -> %s", from, to)
 	if from == "" {
 		note = "accepted as " + string(to)
-	} else if from == v1alpha1.PhaseProcessed && to == v1alpha1.PhaseSubmitted {
+	} else if from == v1.PhaseProcessed && to == v1.PhaseSubmitted {
 		reason = "Retrying"
 		note = fmt.Sprintf("%s -> %s, attempt %d: %s", from, to, po.Status.Attempts, po.Status.LastError)
 	}
@@ -261,7 +259,7 @@ func (r *Reconciler) transitioned(po *v1alpha1.PaymentOrder, from v1alpha1.Payme
 // failed records a gateway error in the status and returns what the
 // workqueue should see: the error itself for a transient one (retried
 // with backoff), a terminal error for a decline.
-func (r *Reconciler) failed(ctx context.Context, po *v1alpha1.PaymentOrder, cause error) error {
+func (r *Reconciler) failed(ctx context.Context, po *v1.PaymentOrder, cause error) error {
 	problem := ReasonGatewayUnavailable
 	if gateway.IsDeclined(cause) {
 		problem = ReasonDeclined
@@ -288,7 +286,7 @@ func (r *Reconciler) failed(ctx context.Context, po *v1alpha1.PaymentOrder, caus
 
 // observe records that the operator saw the current generation, also when
 // there was nothing to do for it.
-func (r *Reconciler) observe(ctx context.Context, po *v1alpha1.PaymentOrder) error {
+func (r *Reconciler) observe(ctx context.Context, po *v1.PaymentOrder) error {
 	if po.Status.ObservedGeneration == po.Generation || po.Status.Phase == "" {
 		return nil
 	}
@@ -310,30 +308,30 @@ func (r *Reconciler) observe(ctx context.Context, po *v1alpha1.PaymentOrder) err
 
 // ensureFinalizer adds the finalizer, with an optimistic lock so a
 // concurrent change is not overwritten.
-func (r *Reconciler) ensureFinalizer(ctx context.Context, po *v1alpha1.PaymentOrder) error {
-	if controllerutil.ContainsFinalizer(po, v1alpha1.Finalizer) {
+func (r *Reconciler) ensureFinalizer(ctx context.Context, po *v1.PaymentOrder) error {
+	if controllerutil.ContainsFinalizer(po, v1.Finalizer) {
 		return nil
 	}
 	patch := client.MergeFromWithOptions(po.DeepCopy(), client.MergeFromWithOptimisticLock{})
-	controllerutil.AddFinalizer(po, v1alpha1.Finalizer)
+	controllerutil.AddFinalizer(po, v1.Finalizer)
 	return r.Client.Patch(ctx, po, patch)
 }
 
 // finalize releases an authorization the gateway may still hold for the
 // order, then removes the finalizer, once.
-func (r *Reconciler) finalize(ctx context.Context, po *v1alpha1.PaymentOrder) error {
-	if !controllerutil.ContainsFinalizer(po, v1alpha1.Finalizer) {
+func (r *Reconciler) finalize(ctx context.Context, po *v1.PaymentOrder) error {
+	if !controllerutil.ContainsFinalizer(po, v1.Finalizer) {
 		return nil
 	}
 	// The cache may still hold an order whose finalizer is gone: ask the
 	// API server before calling the gateway.
-	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(po), po); err != nil || !controllerutil.ContainsFinalizer(po, v1alpha1.Finalizer) {
+	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(po), po); err != nil || !controllerutil.ContainsFinalizer(po, v1.Finalizer) {
 		return client.IgnoreNotFound(err)
 	}
 	st := &po.Status
 	// Authorized: a hold that was never captured. Submitted after an
 	// authorize call: a hold whose reply may have been lost.
-	if st.Phase == v1alpha1.PhaseAuthorized || (st.Phase == v1alpha1.PhaseSubmitted && st.LastError != "") {
+	if st.Phase == v1.PhaseAuthorized || (st.Phase == v1.PhaseSubmitted && st.LastError != "") {
 		req := r.request(po)
 		req.Key = Key(po.UID, "void", st.Attempts)
 		req.ID = gatewayRef(po).AuthorizationID
@@ -344,33 +342,26 @@ func (r *Reconciler) finalize(ctx context.Context, po *v1alpha1.PaymentOrder) er
 		r.Recorder.Eventf(po, nil, corev1.EventTypeNormal, "Released", "Finalize", "released the authorization of attempt %d (%q) before deletion", st.Attempts, req.ID)
 	}
 	patch := client.MergeFromWithOptions(po.DeepCopy(), client.MergeFromWithOptimisticLock{})
-	controllerutil.RemoveFinalizer(po, v1alpha1.Finalizer)
+	controllerutil.RemoveFinalizer(po, v1.Finalizer)
 	return client.IgnoreNotFound(r.Client.Patch(ctx, po, patch))
 }
 
 // request fills what every gateway call of the order carries.
-func (r *Reconciler) request(po *v1alpha1.PaymentOrder) gateway.Request {
+func (r *Reconciler) request(po *v1.PaymentOrder) gateway.Request {
 	return gateway.Request{
 		Reference: po.Spec.IdempotencyKey,
-		Amount:    MinorUnits(po.Spec.Amount, po.Spec.Currency),
-		Currency:  po.Spec.Currency,
+		Amount:    int64(po.Spec.Amount.Units),
+		Currency:  po.Spec.Amount.Currency,
 		Payer:     po.Spec.PayerID,
 		Payee:     po.Spec.PayeeID,
 	}
 }
 
-func gatewayRef(po *v1alpha1.PaymentOrder) v1alpha1.GatewayReference {
+func gatewayRef(po *v1.PaymentOrder) v1.GatewayReference {
 	if po.Status.Gateway == nil {
-		return v1alpha1.GatewayReference{}
+		return v1.GatewayReference{}
 	}
 	return *po.Status.Gateway
-}
-
-// MinorUnits converts an amount in major units to the currency's minor
-// units (v1.MinorDigits, the table of API version v1, which holds amounts in
-// minor units), rounded to the nearest one.
-func MinorUnits(amount float64, currency string) int64 {
-	return int64(math.Round(amount * math.Pow10(v1.MinorDigits(currency))))
 }
 
 // call runs one gateway call under the deadline and times it.
@@ -409,7 +400,7 @@ type Options struct {
 // itself up with its own writes: it steps on in the same reconcile instead.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, o Options) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&v1alpha1.PaymentOrder{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, beingDeleted))).
+		For(&v1.PaymentOrder{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, beingDeleted))).
 		Named("paymentorder").
 		WithOptions(controller.Options{
 			RateLimiter:             newRateLimiter(o.RetryBaseDelay, o.RetryMaxDelay),

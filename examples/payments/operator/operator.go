@@ -141,7 +141,7 @@ func (o *Options) Validate() error {
 }
 
 // Scheme holds the client-go types and the PaymentOrder API in both of its
-// versions (v1 stored, v1alpha1 served; the reconciler reads v1alpha1), and
+// versions (v1 stored and read by the reconciler, v1alpha1 served), and
 // the CRD's own type (the storage migration trims its stored versions).
 func Scheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()

@@ -129,7 +129,11 @@ func MinorDigits(currency string) int {
 	return 2
 }
 
-// RefundRequest asks for the money of a settled order back.
+// RefundRequest asks for the money of a settled order back. Whoever may
+// write the spec may write its fields (a refund is requested with its
+// reason).
+//
+// +modelgen:access:default="read=*,write=tenant-admin"
 type RefundRequest struct {
 	// Reason says why, for the payer's records.
 	Reason string `json:"reason" validate:"required,min=3,max=140,printascii"`
@@ -155,7 +159,10 @@ type PaymentOrderStatus struct {
 	LastError string `json:"lastError,omitempty" validate:"omitempty,max=1024"`
 }
 
-// GatewayReference holds the gateway's identifiers for an order.
+// GatewayReference holds the gateway's identifiers for an order: status,
+// which every role reads and the operator writes.
+//
+// +modelgen:access:default="read=*,write=operator"
 type GatewayReference struct {
 	// AuthorizationID is the hold on the payer's funds.
 	AuthorizationID string `json:"authorizationId,omitempty" validate:"omitempty,max=128"`

@@ -146,3 +146,52 @@ func BenchmarkFilterPaymentOrder(b *testing.B) {
 		_ = orders.Filter(subj, po)
 	}
 }
+
+// TestNestedStructsFollowTheirContainer: the fields of RefundRequest and
+// GatewayReference follow the rules of the field that holds them (their
+// types' access defaults): the tenant admin, who writes the spec, requests
+// a refund with its reason, and the operator, who writes the status,
+// records the gateway's identifiers; every role that reads the spec or the
+// status reads them, and no other role writes them.
+func TestNestedStructsFollowTheirContainer(t *testing.T) {
+	orders := guard(t)
+	refund := func(po *v1alpha1.PaymentOrder) { po.Spec.Refund = &v1alpha1.RefundRequest{Reason: "returned"} }
+	gateway := func(po *v1alpha1.PaymentOrder) {
+		po.Status.Gateway = &v1alpha1.GatewayReference{AuthorizationID: "auth-1", ChargeID: "ch-1", RefundID: "re-1"}
+	}
+	for _, tt := range []struct {
+		role   string
+		change func(*v1alpha1.PaymentOrder)
+		denied []string
+	}{
+		{"tenant-admin", refund, nil},
+		{"operator", gateway, nil},
+		{"operator", refund, []string{"spec.refund"}},
+		{"tenant-admin", gateway, []string{"status.gateway"}},
+	} {
+		old, cur := order("acme"), order("acme")
+		tt.change(cur)
+		err := orders.CheckWrite(rbac.Subject{Tenant: "acme", Roles: []string{tt.role}}, old, cur)
+		var we *rbac.WriteError
+		switch {
+		case tt.denied == nil && err != nil:
+			t.Errorf("%s: allowed change rejected: %v", tt.role, err)
+		case tt.denied != nil && (!errors.As(err, &we) || !reflect.DeepEqual(we.Paths, tt.denied)):
+			t.Errorf("%s: got %v, want a rejection of %v", tt.role, err, tt.denied)
+		}
+	}
+	for _, role := range []string{"tenant-admin", "auditor", "operator"} {
+		po := order("acme")
+		refund(po)
+		gateway(po)
+		if err := orders.Filter(rbac.Subject{Tenant: "acme", Roles: []string{role}}, po); err != nil {
+			t.Fatal(err)
+		}
+		if po.Spec.Refund == nil || po.Spec.Refund.Reason != "returned" {
+			t.Errorf("%s does not read the refund's reason: %+v", role, po.Spec.Refund)
+		}
+		if g := po.Status.Gateway; g == nil || g.AuthorizationID != "auth-1" || g.ChargeID != "ch-1" || g.RefundID != "re-1" {
+			t.Errorf("%s does not read the gateway's identifiers: %+v", role, g)
+		}
+	}
+}
