@@ -8,6 +8,11 @@
 // run's diagnostics and goes on to the writer with the files on disk (which
 // still removes orphans and reports what it found unchanged).
 //
+// The record is also kept by root package (Record.Packages), so that a run
+// after a change in some packages loads, generates and type-checks only
+// those and what depends on them, and replays the others' part (gen/all,
+// incremental.go).
+//
 // The cache fails closed: a record that is missing, unreadable, too large,
 // of another format or another binary, or that disagrees in any file, is a
 // miss, and the run does all its work. A record is written only after a
