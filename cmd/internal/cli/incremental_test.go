@@ -1,10 +1,12 @@
 package cli_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelgen/modelgen/cmd/internal/cli"
 	"github.com/modelgen/modelgen/internal/testkit"
@@ -143,4 +145,74 @@ func TestIncrementalRunWritesWhatAFullRunWrites(t *testing.T) {
 	if !hit || again.String() != withoutCache(t, gen).String() {
 		t.Errorf("the run after the changes: hit %v, %v", hit, again)
 	}
+}
+
+// BenchmarkIncrementalRun: on 50 API packages of 20 kinds each (a group
+// each), a full run (the cache off) against a run after a tag of one
+// package changed (it redoes that package and replays the other 49).
+//
+//	go test -run '^$' -bench IncrementalRun -benchtime 3x ./cmd/internal/cli/
+func BenchmarkIncrementalRun(b *testing.B) {
+	dir := b.TempDir()
+	for p := 1; p <= 50; p++ {
+		testkit.WriteFile(b, filepath.Join(dir, "api", fmt.Sprintf("p%02d", p), "v1", "types.go"), benchPackage(p, 20))
+	}
+	testkit.ModuleWithRequirements(b, dir, "example.com/bench")
+	b.Setenv("GOWORK", "off")
+	b.Setenv("GOFLAGS", "-mod=mod")
+	b.Setenv("MODELGEN_CACHE", filepath.Join(b.TempDir(), "cache"))
+	gen := func(extra ...string) result {
+		return run(append(append([]string{"generate", "-q"}, extra...), "-C", dir, "./api/...")...)
+	}
+	for range 2 {
+		if r := withoutCache(b, gen); r.code != cli.ExitOK {
+			b.Fatalf("settling run: %v", r)
+		}
+	}
+	age(b, dir)
+	if r := gen(); r.code != cli.ExitOK {
+		b.Fatalf("recording run: %v", r)
+	}
+	edited := filepath.Join(dir, "api", "p25", "v1", "types.go")
+	b.Run("full", func(b *testing.B) {
+		for b.Loop() {
+			if r := withoutCache(b, gen); r.code != cli.ExitOK {
+				b.Fatal(r)
+			}
+		}
+	})
+	b.Run("incremental", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			b.StopTimer()
+			n++
+			text := testkit.ReadFile(b, edited)
+			at := strings.Index(text, "max=")
+			end := at + strings.IndexByte(text[at:], '"')
+			testkit.WriteFile(b, edited, text[:at]+fmt.Sprintf("max=%d", 100+n)+text[end:])
+			old := time.Now().Add(-time.Hour)
+			os.Chtimes(edited, old, old)
+			b.StartTimer()
+			r, incremental := replays(func() result { return gen() })
+			if r.code != cli.ExitOK || !incremental {
+				b.Fatalf("incremental %v: %v", incremental, r)
+			}
+		}
+	})
+}
+
+// benchPackage is the source of package p of the benchmark: kinds kinds,
+// each with a spec (string bounds, an optional minimum, a map, a list of
+// a shared struct, an enum) and a list type.
+func benchPackage(p, kinds int) string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "// Package v1 is a synthetic API.\n//\n// +groupName=p%02d.bench.example.com\n// +kubebuilder:object:generate=true\npackage v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n", p)
+	s.WriteString("// Item is shared by every kind.\ntype Item struct {\n\tName  string `json:\"name\" validate:\"required,max=40\"`\n\tValue string `json:\"value,omitempty\"`\n}\n\n")
+	for i := range kinds {
+		k := fmt.Sprintf("Kind%02d", i)
+		fmt.Fprintf(&s, "// %s is a synthetic kind.\n//\n// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status\ntype %s struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\n\tSpec %sSpec `json:\"spec\"`\n}\n\n", k, k, k)
+		fmt.Fprintf(&s, "// %sSpec is the desired state.\ntype %sSpec struct {\n\tName     string            `json:\"name\" validate:\"required,max=63\"`\n\tReplicas *int32            `json:\"replicas,omitempty\" validate:\"omitempty,gte=0\"`\n\tLabels   map[string]string `json:\"labels,omitempty\"`\n\tItems    []Item            `json:\"items,omitempty\"`\n\tMode     string            `json:\"mode,omitempty\" validate:\"omitempty,oneof=Fast Slow\"`\n}\n\n", k, k)
+		fmt.Fprintf(&s, "// %sList is a list.\n//\n// +kubebuilder:object:root=true\ntype %sList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems           []%s `json:\"items\"`\n}\n\n", k, k, k)
+	}
+	return s.String()
 }
