@@ -134,7 +134,7 @@ func (h *hasher) plan(roots []*loader.Package) *partial {
 	for _, p := range roots {
 		listed[p.PkgPath] = true
 		rp := recorded[p.PkgPath]
-		if rp == nil || rp.Dir != packageDir(p) || sums.DigestOf(ownFiles(p), outputs) != rp.Inputs || !readFiles(r, rp, data) {
+		if rp == nil || rp.Dir != packageDir(p) || sums.DigestOf(ownFiles(p), outputs) != rp.Inputs || !readFiles(r, rp, pre.data, data) {
 			dirty = append(dirty, p.PkgPath)
 		}
 	}
@@ -192,9 +192,15 @@ func (h *hasher) plan(roots []*loader.Package) *partial {
 }
 
 // readFiles reads a recorded package's generated files into data; false
-// when one is not on disk as recorded.
-func readFiles(r *runcache.Record, rp *runcache.Package, data map[int][]byte) bool {
+// when one is not on disk as recorded. read are the record's files as the
+// run read them at its start when every one was as recorded (nil when
+// not): they are not read again.
+func readFiles(r *runcache.Record, rp *runcache.Package, read [][]byte, data map[int][]byte) bool {
 	for _, i := range rp.Files {
+		if read != nil {
+			data[i] = read[i]
+			continue
+		}
 		b, ok := r.CurrentFile(i)
 		if !ok {
 			return false
