@@ -68,10 +68,20 @@ func TestIncrementalRunWritesWhatAFullRunWrites(t *testing.T) {
 		// moved is a file (relative to dir) the change must show in, want
 		// what it must hold
 		moved, want string
+		// gone is a file (relative to dir) the run must remove
+		gone string
 	}{
 		{name: "a tag in a package no other imports", change: func(t *testing.T) {
 			testkit.Edit(t, file("e", "v1", "types.go"), "max=40", "max=41")
 		}, incremental: true, moved: "config/crd/bases/e.example.com_epsilons.yaml", want: "maxLength: 41"},
+		{name: "an orphan of a package that did not change, a tag changed elsewhere", change: func(t *testing.T) {
+			// the copy's header names api/c/v1, which still generates the
+			// original: a full run removes the copy, and so must a run that
+			// replays api/c/v1
+			crd := filepath.Join(dir, "config", "crd", "bases", "c.example.com_gammas.yaml")
+			testkit.WriteFile(t, filepath.Join(filepath.Dir(crd), "c.example.com_olds.yaml"), testkit.ReadFile(t, crd))
+			testkit.Edit(t, file("e", "v1", "types.go"), "max=41", "max=42")
+		}, incremental: true, moved: "config/crd/bases/e.example.com_epsilons.yaml", want: "maxLength: 42", gone: "config/crd/bases/c.example.com_olds.yaml"},
 		{name: "a doc comment of a type another package uses", change: func(t *testing.T) {
 			testkit.Edit(t, file("a", "v1", "types.go"), "Count is how many.", "Count is how many, at least one.")
 		}, incremental: true, moved: "config/crd/bases/b.example.com_beta.yaml", want: "how many, at least one"},
@@ -136,6 +146,9 @@ func TestIncrementalRunWritesWhatAFullRunWrites(t *testing.T) {
 		testkit.SameTree(t, c.name, gotTree, testkit.Snapshot(t, dir))
 		if c.moved != "" && !strings.Contains(gotTree[c.moved], c.want) {
 			t.Errorf("%s: %s does not show the change (%q)", c.name, c.moved, c.want)
+		}
+		if _, ok := gotTree[c.gone]; c.gone != "" && ok {
+			t.Errorf("%s: %s is still there", c.name, c.gone)
 		}
 		age(t, dir)
 	}
