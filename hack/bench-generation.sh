@@ -14,6 +14,9 @@
 #   COLD_ONLY=1 hack/bench-generation.sh     only the empty-GOCACHE rows
 #   BUILD=1 hack/bench-generation.sh         also the tool-build row (minutes)
 #   NOCHANGE=0 hack/bench-generation.sh      skip the run-with-nothing-to-change table
+#   INCREMENTAL=0 hack/bench-generation.sh   skip the incremental table (50 API packages of 20
+#                                            kinds: a full run against a run after a tag of one
+#                                            package changed, which redoes that package alone)
 #   DROPIN=0 hack/bench-generation.sh        skip the drop-in table (modelgen controller-gen
 #                                            against controller-gen on a kubebuilder project
 #                                            whose reconciler imports controller-runtime, and
@@ -48,6 +51,27 @@ export MODELGEN_CACHE=off
 mg=$work/bin/modelgen
 cg=$work/bin/controller-gen
 
+# kinds prints a package v1 of $1 synthetic kinds (see synth).
+kinds() {
+	local n=$1
+	awk -v n="$n" 'BEGIN {
+		print "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n"
+		for (i = 0; i < n; i++) {
+			k = sprintf("Kind%04d", i)
+			printf "// %s is synthetic kind number %d.\n// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status\n// +kubebuilder:printcolumn:name=\"Mode\",type=string,JSONPath=`.spec.mode`\n", k, i
+			printf "type %s struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tSpec   %sSpec   `json:\"spec\"`\n\tStatus %sStatus `json:\"status,omitempty\"`\n}\n\n", k, k, k
+			printf "// %sSpec is the desired state.\ntype %sSpec struct {\n", k, k
+			printf "\t// +kubebuilder:validation:MinLength=1\n\t// +kubebuilder:validation:MaxLength=63\n\tName string `json:\"name\"`\n"
+			printf "\t// +kubebuilder:validation:Minimum=0\n\t// +optional\n\tReplicas *int32 `json:\"replicas,omitempty\"`\n"
+			printf "\tLabels map[string]string `json:\"labels,omitempty\"`\n"
+			printf "\t// +listType=map\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n"
+			printf "\t// +kubebuilder:validation:Enum=Fast;Slow\n\tMode string `json:\"mode,omitempty\"`\n}\n\n"
+			printf "// %sStatus is the observed state.\ntype %sStatus struct {\n\tConditions []metav1.Condition `json:\"conditions,omitempty\"`\n\tObservedGeneration int64 `json:\"observedGeneration,omitempty\"`\n}\n\n", k, k
+			printf "// %sList is a list of %s.\n// +kubebuilder:object:root=true\ntype %sList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems []%s `json:\"items\"`\n}\n\n", k, k, k, k
+		}
+	}'
+}
+
 # synth writes a module with one API package of $1 kinds, each with a spec
 # (string bounds, an optional int32 with a minimum, a map, a list map of a
 # shared struct, an enum), a status with conditions, and a list type.
@@ -73,22 +97,7 @@ type Item struct {
 
 var _ metav1.Object = &metav1.ObjectMeta{}
 EOF
-	awk -v n="$n" 'BEGIN {
-		print "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n"
-		for (i = 0; i < n; i++) {
-			k = sprintf("Kind%04d", i)
-			printf "// %s is synthetic kind number %d.\n// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status\n// +kubebuilder:printcolumn:name=\"Mode\",type=string,JSONPath=`.spec.mode`\n", k, i
-			printf "type %s struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tSpec   %sSpec   `json:\"spec\"`\n\tStatus %sStatus `json:\"status,omitempty\"`\n}\n\n", k, k, k
-			printf "// %sSpec is the desired state.\ntype %sSpec struct {\n", k, k
-			printf "\t// +kubebuilder:validation:MinLength=1\n\t// +kubebuilder:validation:MaxLength=63\n\tName string `json:\"name\"`\n"
-			printf "\t// +kubebuilder:validation:Minimum=0\n\t// +optional\n\tReplicas *int32 `json:\"replicas,omitempty\"`\n"
-			printf "\tLabels map[string]string `json:\"labels,omitempty\"`\n"
-			printf "\t// +listType=map\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n"
-			printf "\t// +kubebuilder:validation:Enum=Fast;Slow\n\tMode string `json:\"mode,omitempty\"`\n}\n\n"
-			printf "// %sStatus is the observed state.\ntype %sStatus struct {\n\tConditions []metav1.Condition `json:\"conditions,omitempty\"`\n\tObservedGeneration int64 `json:\"observedGeneration,omitempty\"`\n}\n\n", k, k
-			printf "// %sList is a list of %s.\n// +kubebuilder:object:root=true\ntype %sList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems []%s `json:\"items\"`\n}\n\n", k, k, k, k
-		}
-	}' >"$dir/api/v1/types.go"
+	kinds "$n" >"$dir/api/v1/types.go"
 	(cd "$dir" && go mod tidy >/dev/null 2>&1 && go build ./... )
 }
 
@@ -194,6 +203,78 @@ if [ -n "$largest" ] && [ "${NOCHANGE:-1}" = "1" ]; then
 		split(r, v, " ")
 		printf "| medians of the rounds | %.2f s, %d MiB | %.2f s, %d MiB | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS | **%.2f×** time, **%.2f×** RSS |\n",
 			v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[3] / v[1], v[4] / v[2], v[3] / v[7], v[4] / v[8]
+	}'
+fi
+
+# the incremental run: 50 API packages of 20 kinds each (a group each),
+# ROUNDS rounds alternated: modelgen with the cache off (a full run) and
+# modelgen with its record after a tag of one package changed (it loads,
+# generates and type-checks that package and replays the other 49). Each
+# round changes the tag to a value no record holds, and dates the edit a
+# minute back so that the run records (an input younger than two seconds
+# is not recorded).
+if [ "${INCREMENTAL:-1}" = "1" ] && [ "${COLD_ONLY:-}" != "1" ]; then
+	idir=$work/incremental
+	mkdir -p "$idir"
+	printf 'module example.com/synth\n\ngo 1.26.0\n\nrequire k8s.io/apimachinery v0.37.2\n' >"$idir/go.mod"
+	cp "$root/go.sum" "$idir/go.sum"
+	for p in $(seq -w 1 50); do
+		mkdir -p "$idir/api/p$p/v1"
+		sed "s/synth.example.com/p$p.synth.example.com/" >"$idir/api/p$p/v1/doc.go" <<'EOF'
+// Package v1 is a synthetic API.
+// +groupName=synth.example.com
+// +kubebuilder:object:generate=true
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Item is shared by every kind.
+type Item struct {
+	// +kubebuilder:validation:MinLength=1
+	Name  string `json:"name"`
+	Value string `json:"value,omitempty"`
+}
+
+var _ metav1.Object = &metav1.ObjectMeta{}
+EOF
+		kinds 20 >"$idir/api/p$p/v1/types.go"
+	done
+	(cd "$idir" && go mod tidy >/dev/null 2>&1 && go build ./...)
+	declare -A it im
+	ikeys=(full incremental)
+	export MODELGEN_CACHE=$work/incrcache
+	edited=$idir/api/p25/v1/types.go
+	# settle, then a record (the inputs are older than two seconds by then)
+	(cd "$idir" && MODELGEN_CACHE=off "$mg" generate -q ./... >/dev/null 2>&1) || true
+	touch -d '1 minute ago' "$edited"
+	(cd "$idir" && "$mg" generate -q ./... >/dev/null 2>&1) || true
+	for i in $(seq "$rounds"); do
+		for k in "${ikeys[@]}"; do
+			case $k in
+			full) r=$(MODELGEN_CACHE=off measure "$idir" "$mg" generate -q ./...) ;;
+			incremental)
+				sed -i "0,/MaxLength=[0-9]*/s//MaxLength=$((100 + i))/" "$edited"
+				touch -d '1 minute ago' "$edited"
+				r=$(measure "$idir" "$mg" generate -q ./...)
+				grep -q '^modelgen: .* [1-9][0-9]* files written' "$work/out" ||
+					echo "bench-generation: the incremental run wrote nothing: $(tail -1 "$work/out")" >&2
+				;;
+			esac
+			it[$k]="${it[$k]:-} ${r% *}"
+			im[$k]="${im[$k]:-} ${r#* }"
+		done
+	done
+	export MODELGEN_CACHE=off
+	echo
+	echo "| incremental, 50 packages of 20 kinds | modelgen, cache off (full run) | modelgen, one package's tag changed (record found) | incremental / full |"
+	echo "|---|---:|---:|---:|"
+	row=()
+	for k in "${ikeys[@]}"; do
+		row+=("$(echo "${it[$k]}" | tr ' ' '\n' | grep . | median)" "$(echo "${im[$k]}" | tr ' ' '\n' | grep . | median)")
+	done
+	awk -v r="${row[*]}" 'BEGIN {
+		split(r, v, " ")
+		printf "| medians of the rounds | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS |\n", v[1], v[2], v[3], v[4], v[3] / v[1], v[4] / v[2]
 	}'
 fi
 

@@ -60,6 +60,11 @@ type Config struct {
 	// list has listed them (their files and dependencies known, nothing
 	// parsed yet), before Load goes on; it must not keep or change them.
 	Listed func(roots []*loader.Package)
+	// Select, when set, is called after Listed with the same roots and
+	// returns the ones to load (a subset, in go list's order): the run
+	// cache's incremental run loads only the packages whose inputs moved
+	// and those that depend on them (gen/all). Nil loads every root.
+	Select func(roots []*loader.Package) []*loader.Package
 	// ForeignKeywords makes a validate keyword modelgen does not know a
 	// warning (the keyword is left out of every schema) instead of an
 	// error: the controller-gen drop-in sets it, since controller-gen
@@ -113,6 +118,9 @@ func Load(cfg Config) (*Model, error) {
 	}
 	if cfg.Listed != nil {
 		cfg.Listed(roots)
+	}
+	if cfg.Select != nil {
+		roots = cfg.Select(roots)
 	}
 	b := &builder{
 		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: checker(cfg), fset: pcfg.Fset},

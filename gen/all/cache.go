@@ -60,6 +60,9 @@ type hasher struct {
 	immutable []string
 	done      chan runcache.Sums
 	pre       chan preread
+	// roots are every root package go list listed (an incremental run
+	// loads some of them)
+	roots []*loader.Package
 }
 
 // preread is the record of the command line, read before the load ends:
@@ -101,14 +104,15 @@ func startHashing(key string) *hasher {
 
 // listed starts summing the files of the listed packages.
 func (h *hasher) listed(roots []*loader.Package) {
+	h.roots = roots
 	files := listedFiles(roots)
 	go func() { h.done <- runcache.Hash(files, h.immutable) }()
 }
 
 // sums waits for the listed files' sums and adds the setting files'.
 func (h *hasher) sums(more []string) runcache.Sums {
-	s := <-h.done
-	h.done <- s // a second call gets them too
+	s := h.listedSums()
+	s = runcache.Sums{Files: maps.Clone(s.Files), Modified: maps.Clone(s.Modified)}
 	m := runcache.Hash(more, h.immutable)
 	for p, sum := range m.Files {
 		s.Files[p] = sum
@@ -117,6 +121,20 @@ func (h *hasher) sums(more []string) runcache.Sums {
 		s.Modified[p] = t
 	}
 	return s
+}
+
+// listedSums waits for the listed files' sums.
+func (h *hasher) listedSums() runcache.Sums {
+	s := <-h.done
+	h.done <- s // a second call gets them too
+	return s
+}
+
+// preread waits for the record of the command line.
+func (h *hasher) preread() preread {
+	p := <-h.pre
+	h.pre <- p // a second call gets it too
+	return p
 }
 
 // immutableRoots are where files never change under their path: the
@@ -161,6 +179,14 @@ type cached struct {
 	hit   bool
 	files []gen.File
 	diags model.Diagnostics
+
+	// for the record: the setting files the run read, every root go list
+	// listed, the run's split by package (nil: none), and the recorded
+	// extra files an incremental run keeps
+	inputs []string
+	roots  []*loader.Package
+	parts  []runcache.Package
+	extra  map[string]string
 }
 
 // lookup sums the run's inputs and compares them with the record of its
@@ -169,7 +195,7 @@ func lookup(h *hasher, inputs []string, start time.Time) *cached {
 	if h == nil {
 		return nil
 	}
-	p := <-h.pre
+	p := h.preread()
 	if p.tool == "" {
 		return nil
 	}
@@ -222,6 +248,20 @@ func (c *cached) save(files []gen.File, diags model.Diagnostics, extra []string)
 		delete(extraSums.Files, p)
 	}
 	r.Extra = extraSums.Files
+	for p, sum := range c.extra {
+		if _, ok := r.Extra[p]; !ok && !outputs[p] {
+			r.Extra[p] = sum
+		}
+	}
 	r.Inputs = c.sums.Digest(outputs)
+	if c.parts != nil {
+		r.Packages = c.parts
+		r.Settings = map[string]string{}
+		for _, p := range c.inputs {
+			r.Settings[p] = c.sums.Files[p]
+		}
+		// the settings are no shared input (they are compared apart)
+		r.Shared = c.sums.Digest(settingsSkip(sharedSkip(c.roots, outputs), c.inputs))
+	}
 	c.cache.Save(c.key, r) // a record that cannot be written is a miss next time
 }

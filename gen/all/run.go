@@ -1,11 +1,16 @@
 package all
 
 import (
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/runcache"
 	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
@@ -79,6 +84,11 @@ type Result struct {
 	// Cached: nothing the backends read had moved since the recorded run,
 	// so they did not run.
 	Cached bool
+	// Replayed are the packages an incremental run did not load: their
+	// part of the recorded run was replayed.
+	Replayed []string
+	// Counts are the summary's counts, the replayed packages' included.
+	Counts Counts
 	// TakenOver are files on disk as another generator (controller-gen,
 	// deepcopy-gen) wrote them that this run rewrites (a run without
 	// output routing).
@@ -86,7 +96,11 @@ type Result struct {
 }
 
 // Execute runs every step.
-func (r Run) Execute() Result {
+func (r Run) Execute() Result { return r.execute(true) }
+
+// execute runs every step; incremental lets the run cache load only the
+// packages whose inputs moved (incremental.go).
+func (r Run) execute(incremental bool) Result {
 	phase := r.Phase
 	if phase == nil {
 		phase = func(string) {}
@@ -96,11 +110,23 @@ func (r Run) Execute() Result {
 	hashing := startHashing(r.CacheKey)
 	lcfg := r.Load
 	lcfg.TypesOnly = lcfg.TypesOnly || schemasOnly(r.Backends)
+	var plan *partial
 	if hashing != nil {
 		lcfg.Listed = hashing.listed
+		if incremental && r.Route == nil {
+			lcfg.Select = func(roots []*loader.Package) []*loader.Package {
+				if plan = hashing.plan(roots); plan != nil {
+					return plan.selected(roots)
+				}
+				return roots
+			}
+		}
 	}
 	m, err := model.Load(lcfg)
 	if err != nil {
+		if plan != nil {
+			return r.execute(false)
+		}
 		return Result{Err: err, Failed: StepLoad}
 	}
 	res := Result{Model: m}
@@ -108,9 +134,18 @@ func (r Run) Execute() Result {
 	if r.Settings != nil {
 		configs, diags, err = r.Settings(m)
 		if err != nil {
+			if plan != nil {
+				return r.execute(false)
+			}
 			res.Err, res.Failed = err, StepSettings
 			return res
 		}
+	}
+	if plan != nil {
+		if res, ok := r.partial(m, configs, diags, hashing, plan, start, phase); ok {
+			return res
+		}
+		return r.execute(false)
 	}
 	var files []gen.File
 	var cache *cached
@@ -121,6 +156,9 @@ func (r Run) Execute() Result {
 			inputs = r.Inputs(m, configs)
 		}
 		cache = lookup(hashing, inputs, start)
+		if cache != nil {
+			cache.inputs, cache.roots = inputs, m.Loaded
+		}
 	}
 	switch {
 	case cache != nil && cache.hit:
@@ -135,6 +173,7 @@ func (r Run) Execute() Result {
 		diags.Add(m.Diags)
 	}
 	res.Diags = diags.Sorted()
+	res.Counts = count(m.Packages)
 	if res.Diags.HasErrors() {
 		return res
 	}
@@ -153,7 +192,7 @@ func (r Run) Execute() Result {
 	// the YAML files get their owner header once; SyncScope finds it there
 	res.Files = writer.Stamp(files)
 	if r.Remove {
-		res.Written, err = writer.SyncScope(res.Files, r.Check, r.scope(m, configs))
+		res.Written, err = writer.SyncScope(res.Files, r.Check, r.scope(m, configs, m.Loaded, nil))
 	} else {
 		res.Written, err = writer.Write(res.Files, r.Check)
 	}
@@ -166,8 +205,62 @@ func (r Run) Execute() Result {
 		// rewrites them as controller-gen would
 		res.TakenOver = res.Written.TakenOver
 	}
+	if cache != nil && !cache.hit && r.Route == nil {
+		cache.parts = split(m, configs, m.Loaded, cache.sums, res.Files, res.Diags, nil)
+	}
 	cache.save(res.Files, res.Diags, extra)
 	return res
+}
+
+// partial is an incremental run: the loaded packages generated, the
+// others replayed. ok is false when the run must be a full one instead
+// (before anything is written).
+func (r Run) partial(m *model.Model, configs map[string]gen.Config, diags model.Diagnostics, h *hasher, plan *partial, start time.Time, phase func(string)) (Result, bool) {
+	res := Result{Model: m}
+	if diags.HasErrors() || m.Diags.HasErrors() {
+		return res, false
+	}
+	var inputs []string
+	if r.Inputs != nil {
+		inputs = r.Inputs(m, configs)
+	}
+	inputs = append(inputs, slices.Sorted(maps.Keys(plan.rec.Settings))...)
+	cache := lookup(h, inputs, start)
+	if cache == nil || cache.hit {
+		return res, false
+	}
+	files, extra := r.generate(m, configs, &diags, phase)
+	if diags.HasErrors() || !plan.covers(m, files, diags) {
+		return res, false
+	}
+	files, err := r.head(m, configs, files)
+	if err != nil {
+		return res, false
+	}
+	more, replayedDiags, n := plan.replayed()
+	diags = append(diags, replayedDiags...)
+	res.Diags = diags.Sorted()
+	res.Counts = count(m.Packages)
+	res.Counts.Types, res.Counts.Fields, res.Counts.Checks = res.Counts.Types+n.Types, res.Counts.Fields+n.Fields, res.Counts.Checks+n.Checks
+	for _, rp := range plan.clean {
+		res.Replayed = append(res.Replayed, rp.Path)
+	}
+	res.Files = writer.Stamp(append(files, more...))
+	if r.Remove {
+		res.Written, err = writer.SyncScope(res.Files, r.Check, r.scope(m, configs, h.roots, plan.clean))
+	} else {
+		res.Written, err = writer.Write(res.Files, r.Check)
+	}
+	if err != nil {
+		res.Err, res.Failed = err, StepWrite
+		return res, true
+	}
+	res.TakenOver = res.Written.TakenOver
+	cache.inputs, cache.roots = inputs, h.roots
+	cache.parts = split(m, configs, h.roots, cache.sums, res.Files, res.Diags, plan.clean)
+	cache.extra = plan.rec.Extra
+	cache.save(res.Files, res.Diags, extra)
+	return res, true
 }
 
 // generate runs the backends, checks their files against what they
@@ -209,13 +302,27 @@ func (r Run) head(m *model.Model, configs map[string]gen.Config, files []gen.Fil
 // the backends that ran, where the backends declare their outputs, in the
 // packages' directories and wherever the run writes; YAML anywhere in the
 // packages' modules (output moved elsewhere in the module).
-func (r Run) scope(m *model.Model, configs map[string]gen.Config) writer.Scope {
-	sc := writer.Scope{Packages: map[string]string{}, Outputs: gen.Declared(m, configs, Backends()), Modules: wholeModules(m, r.Load.Dir, r.Load.Patterns)}
+// An incremental run adds the replayed packages' recorded part (clean),
+// so that its scope is a full run's.
+func (r Run) scope(m *model.Model, configs map[string]gen.Config, roots []*loader.Package, clean []runcache.Package) writer.Scope {
+	sc := writer.Scope{Packages: map[string]string{}, Outputs: gen.Declared(m, configs, Backends()), Modules: wholeModules(roots, r.Load.Dir, r.Load.Patterns)}
 	for _, pk := range m.Packages {
 		sc.Packages[pk.Path] = pk.Dir
 		if pk.ModDir != "" {
 			sc.Roots = append(sc.Roots, pk.ModDir)
 		}
+	}
+	if clean != nil {
+		for _, rp := range clean {
+			if rp.InModel {
+				sc.Packages[rp.Path] = rp.Dir
+				if rp.ModDir != "" {
+					sc.Roots = append(sc.Roots, rp.ModDir)
+				}
+			}
+			sc.Outputs = append(sc.Outputs, rp.Outputs...)
+		}
+		sc.Outputs = dedupOutputs(sc.Outputs)
 	}
 	if r.Only {
 		sc.Backends = map[string]bool{}
@@ -283,12 +390,12 @@ func packageFiles(m *model.Model, configs map[string]gen.Config, backends []gen.
 // run over a whole module may remove the files generated from the module
 // (gen.ModuleOwner): a go:generate line per package runs on one package
 // and cannot tell whether the others still generate them.
-func wholeModules(m *model.Model, dir string, patterns []string) map[string]bool {
+func wholeModules(roots []*loader.Package, dir string, patterns []string) map[string]bool {
 	out := map[string]bool{}
 	if dir == "" {
 		dir = "."
 	}
-	for _, r := range m.Loaded {
+	for _, r := range roots {
 		mod := r.Module
 		if mod == nil || mod.Path == "" || mod.Dir == "" || out[mod.Path] {
 			continue

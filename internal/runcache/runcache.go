@@ -8,6 +8,11 @@
 // run's diagnostics and goes on to the writer with the files on disk (which
 // still removes orphans and reports what it found unchanged).
 //
+// The record is also kept by root package (Record.Packages), so that a run
+// after a change in some packages loads, generates and type-checks only
+// those and what depends on them, and replays the others' part (gen/all,
+// incremental.go).
+//
 // The cache fails closed: a record that is missing, unreadable, too large,
 // of another format or another binary, or that disagrees in any file, is a
 // miss, and the run does all its work. A record is written only after a
@@ -35,12 +40,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/internal/fsread"
 	"github.com/modelgen/modelgen/model"
 )
 
 // format is the record layout's version; a record of another is a miss.
-const format = 1
+const format = 2
 
 // Bounds on what the cache reads: a record, and a generated file it
 // compares (a larger one is a miss, and the run compares it itself).
@@ -114,6 +120,49 @@ type Record struct {
 	Files []File
 	// Diags are the diagnostics the run printed (warnings only).
 	Diags model.Diagnostics
+
+	// Packages are the run's root packages, each with its part of the run
+	// (its files, diagnostics and declared outputs), so that a run after a
+	// change in some packages redoes those and replays the others; nil
+	// when the run could not be split by package (a file generated from
+	// the whole module, a diagnostic outside every root): a change then
+	// redoes everything.
+	Packages []Package
+	// Shared is the digest of the sums of the files the run read that are
+	// no root package's own (dependencies, go.mod, GOROOT's VERSION), its
+	// outputs left out: when it moves, everything is redone.
+	Shared string
+	// Settings are the setting files the run read (modelgen.yaml, header
+	// files), by path, with their sums: when one moves, everything is
+	// redone.
+	Settings map[string]string
+}
+
+// Package is one root package's part of a recorded run.
+type Package struct {
+	Path   string
+	Dir    string
+	ModDir string
+	// Group is the package's +groupName: the CRD of a group is made from
+	// all of its packages, so they are redone together.
+	Group string
+	// InModel: the package holds selected types (model.Model.Packages).
+	InModel bool
+	// Imports are the run's other root packages it imports.
+	Imports []string
+	// Inputs is the digest of the sums of the package's own files (go
+	// list's), the run's outputs left out.
+	Inputs string
+	// Files index the record's Files the package owns.
+	Files []int
+	// Diags are the diagnostics positioned in the package's directory.
+	Diags model.Diagnostics
+	// Outputs are the files the backends declare for the package alone
+	// (the writer's scope).
+	Outputs []gen.Output
+	// Types, Fields and Checks count the package's types, their fields
+	// and their constraints (the run's summary).
+	Types, Fields, Checks int
 }
 
 // recordPrefix starts the name of every file the cache writes: its records
@@ -151,6 +200,13 @@ func (c Cache) Load(key string) *Record {
 	for _, f := range r.Files {
 		if f.Path == "" || !filepath.IsAbs(f.Path) || f.Sum == "" {
 			return nil
+		}
+	}
+	for _, p := range r.Packages {
+		for _, i := range p.Files {
+			if i < 0 || i >= len(r.Files) {
+				return nil
+			}
 		}
 	}
 	// a record in use stays (see prune)
@@ -378,24 +434,48 @@ func Sum(data []byte) string {
 // (missing, changed, not a regular file, too large).
 func (r *Record) Current() (data [][]byte, ok bool) {
 	data = make([][]byte, len(r.Files))
-	for i, f := range r.Files {
-		b, err := fsread.File(f.Path, maxOutput)
-		if err != nil || Sum(b) != f.Sum {
+	for i := range r.Files {
+		if data[i], ok = r.CurrentFile(i); !ok {
 			return nil, false
 		}
-		data[i] = b
 	}
 	return data, true
 }
 
+// CurrentFile reads the record's i-th generated file from disk when it
+// still has the bytes the record holds.
+func (r *Record) CurrentFile(i int) ([]byte, bool) {
+	b, err := fsread.File(r.Files[i].Path, maxOutput)
+	if err != nil || Sum(b) != r.Files[i].Sum {
+		return nil, false
+	}
+	return b, true
+}
+
 // ExtraCurrent reports whether the record's extra files still have their sums.
-func (r *Record) ExtraCurrent(immutable []string) bool {
-	paths := make([]string, 0, len(r.Extra))
-	for p := range r.Extra {
+func (r *Record) ExtraCurrent(immutable []string) bool { return Current(r.Extra, immutable) }
+
+// DigestOf is the digest of the sums of the given paths (those hashed),
+// leaving out the paths in skip.
+func (s Sums) DigestOf(paths []string, skip map[string]bool) string {
+	sub := Sums{Files: map[string]string{}}
+	for _, p := range paths {
+		if sum, ok := s.Files[p]; ok && !skip[p] {
+			sub.Files[p] = sum
+		}
+	}
+	return sub.Digest(nil)
+}
+
+// Current reports whether every file of sums (a record's Settings or
+// Extra) still has its sum.
+func Current(sums map[string]string, immutable []string) bool {
+	paths := make([]string, 0, len(sums))
+	for p := range sums {
 		paths = append(paths, p)
 	}
 	s := Hash(paths, immutable)
-	for p, sum := range r.Extra {
+	for p, sum := range sums {
 		if s.Files[p] != sum {
 			return false
 		}

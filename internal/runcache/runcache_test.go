@@ -21,7 +21,8 @@ func write(t *testing.T, path, content string) {
 
 // TestRecordsRoundTripAndRefuseWhatTheyCannotTrust: a saved record loads
 // back; anything else under its name (not JSON, another format, a
-// relative path, a record without a tool) is no record.
+// relative path, a record without a tool, a package
+// owning a file the record does not list) is no record.
 func TestRecordsRoundTripAndRefuseWhatTheyCannotTrust(t *testing.T) {
 	c := Cache{dir: t.TempDir()}
 	r := &Record{Tool: "go:a/b", Inputs: "digest", Files: []File{{Path: "/x/openapi.yaml", Sum: Sum([]byte("x"))}}}
@@ -33,9 +34,10 @@ func TestRecordsRoundTripAndRefuseWhatTheyCannotTrust(t *testing.T) {
 	}
 	for name, text := range map[string]string{
 		"not json":       "{",
-		"another format": `{"Format":2,"Tool":"t","Inputs":"i"}`,
-		"no tool":        `{"Format":1,"Inputs":"i"}`,
-		"relative path":  `{"Format":1,"Tool":"t","Inputs":"i","Files":[{"Path":"a.yaml","Sum":"s"}]}`,
+		"another format": `{"Format":1,"Tool":"t","Inputs":"i"}`,
+		"no tool":        `{"Format":2,"Inputs":"i"}`,
+		"relative path":  `{"Format":2,"Tool":"t","Inputs":"i","Files":[{"Path":"a.yaml","Sum":"s"}]}`,
+		"a package's file is none of the record's": `{"Format":2,"Tool":"t","Inputs":"i","Files":[{"Path":"/a.yaml","Sum":"s"}],"Packages":[{"Path":"p","Files":[1]}]}`,
 	} {
 		write(t, c.path("k"), text)
 		if got := c.Load("k"); got != nil {

@@ -52,7 +52,7 @@ func cacheProject(t *testing.T) (dir string, gen func(extra ...string) result) {
 }
 
 // age dates every file below dir an hour back.
-func age(t *testing.T, dir string) {
+func age(t testing.TB, dir string) {
 	t.Helper()
 	old := time.Now().Add(-time.Hour)
 	err := filepath.Walk(dir, func(path string, fi os.FileInfo, err error) error {
@@ -74,7 +74,7 @@ func hits(f func() result) (result, bool) {
 }
 
 // withoutCache is what a run gives with the cache off (the reference).
-func withoutCache(t *testing.T, gen func(extra ...string) result, extra ...string) result {
+func withoutCache(t testing.TB, gen func(extra ...string) result, extra ...string) result {
 	t.Helper()
 	saved := os.Getenv("MODELGEN_CACHE")
 	t.Setenv("MODELGEN_CACHE", "off")

@@ -182,6 +182,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if res.Cached {
 		cacheHits.Add(1)
 	}
+	if len(res.Replayed) > 0 {
+		replayedRuns.Add(1)
+	}
 	for _, d := range res.Diags {
 		fmt.Fprintln(stderr, d)
 	}
@@ -205,7 +208,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: warning: %s wrote this file, and modelgen generate writes it too: run one of the two for this package (leave it out of %s's run)\n", relative(f.Path), f.Tool, f.Tool)
 	}
 	w := res.Written
-	summary(stdout, res.Model, res.Diags, w, fl.check)
+	summary(stdout, res.Counts, res.Diags, w, fl.check)
 	for _, s := range w.Emptied {
 		fmt.Fprintf(stderr, "%s: no longer generated; go generate still lists it, so it is excluded from the build now and the next run removes it\n", relative(s))
 	}
@@ -228,6 +231,10 @@ func generate(args []string, stdout, stderr io.Writer) int {
 
 // cacheHits counts the runs that found their record (for the tests).
 var cacheHits atomic.Int64
+
+// replayedRuns counts the incremental runs: those that replayed some
+// packages (for the tests).
+var replayedRuns atomic.Int64
 
 // cacheKey names the record of a command line: the working directory, the
 // patterns and every flag that decides what is generated. The flags left
@@ -261,30 +268,13 @@ func settingFiles(m *model.Model, configs map[string]gen.Config, fl generateFlag
 	return out
 }
 
-func summary(w io.Writer, m *model.Model, diags model.Diagnostics, res writer.Result, check bool) {
-	types, fields, checks := 0, 0, 0
-	for _, t := range m.SortedTypes() {
-		types++
-		for _, f := range t.Fields {
-			fields++
-			if f.Validate != nil {
-				checks += countChecks(f.Validate.Root)
-			}
-		}
-	}
-	verb, n, gone := "written", len(res.Written), fmt.Sprintf("%d removed", len(res.Removed))
+func summary(w io.Writer, n all.Counts, diags model.Diagnostics, res writer.Result, check bool) {
+	verb, written, gone := "written", len(res.Written), fmt.Sprintf("%d removed", len(res.Removed))
 	if check {
-		verb, n, gone = "stale", len(res.Stale), fmt.Sprintf("%d no longer generated", len(res.Orphans))
+		verb, written, gone = "stale", len(res.Stale), fmt.Sprintf("%d no longer generated", len(res.Orphans))
 	}
 	fmt.Fprintf(w, "modelgen: %d types, %d fields, %d constraints, %d warnings; %d files %s, %d unchanged, %s\n",
-		types, fields, checks, diags.Count(model.Warning), n, verb, len(res.Unchanged), gone)
-}
-
-func countChecks(lv *model.Level) int {
-	if lv == nil {
-		return 0
-	}
-	return len(lv.Checks) + countChecks(lv.Dive) + countChecks(lv.Keys)
+		n.Types, n.Fields, n.Checks, diags.Count(model.Warning), written, verb, len(res.Unchanged), gone)
 }
 
 func relative(path string) string {

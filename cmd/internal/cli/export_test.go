@@ -35,3 +35,7 @@ var CoversModule = all.CoversModule
 // ControllerToolsVersion is the version the controller-gen command's CRDs
 // name.
 var ControllerToolsVersion = all.ControllerToolsVersion
+
+// ReplayedRuns counts the generate runs that replayed some packages'
+// recorded part (an incremental run).
+func ReplayedRuns() int64 { return replayedRuns.Load() }
