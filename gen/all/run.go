@@ -9,6 +9,7 @@ import (
 	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
+	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
 // A Run is one generation, every step of it: load → settings → run cache →
@@ -95,8 +96,19 @@ func (r Run) Execute() Result {
 	hashing := startHashing(r.CacheKey)
 	lcfg := r.Load
 	lcfg.TypesOnly = lcfg.TypesOnly || schemasOnly(r.Backends)
-	if hashing != nil {
-		lcfg.Listed = hashing.listed
+	// the type check's go list of export data starts once the packages are
+	// listed, to run while the loader parses them, when the run may write
+	// Go (a run that reads the schemas only writes none)
+	var exports *typecheck.Exports
+	defer func() { exports.Close() }()
+	prefetch := !lcfg.TypesOnly
+	lcfg.Listed = func(roots []*loader.Package) {
+		if hashing != nil {
+			hashing.listed(roots)
+		}
+		if prefetch {
+			exports = typecheck.Prefetch(roots)
+		}
 	}
 	m, err := model.Load(lcfg)
 	if err != nil {
@@ -128,8 +140,9 @@ func (r Run) Execute() Result {
 		// then
 		files, diags = cache.files, cache.diags
 		res.Cached = true
+		exports.Close()
 	case !diags.HasErrors():
-		files, extra = r.generate(m, configs, &diags, phase)
+		files, extra = r.generate(m, configs, &diags, phase, exports)
 	default:
 		diags.Add(m.Diags)
 	}
@@ -171,13 +184,15 @@ func (r Run) Execute() Result {
 
 // generate runs the backends, checks their files against what they
 // declare, and type-checks the generated Go code beside the user's.
-func (r Run) generate(m *model.Model, configs map[string]gen.Config, diags *model.Diagnostics, phase func(string)) ([]gen.File, []string) {
+func (r Run) generate(m *model.Model, configs map[string]gen.Config, diags *model.Diagnostics, phase func(string), exports *typecheck.Exports) ([]gen.File, []string) {
 	// the dependencies are type-checked while the backends run, when a
 	// backend of the run may write Go code into the packages (--only crd
 	// writes none, and then costs what controller-gen crd costs)
 	var check *typecheck.Check
 	if writesGo(m, configs, r.Backends) {
-		check = typecheck.Start(m)
+		check = typecheck.StartWith(m, exports)
+	} else {
+		exports.Close()
 	}
 	phase("generating")
 	files, d := Generate(m, configs, r.Backends)
