@@ -126,6 +126,7 @@ func Load(cfg Config) (*Model, error) {
 		b.m.Diags = b.m.Diags.Sorted()
 		return b.m, nil
 	}
+	preparse(roots, b.m.Checker.NodeFilters, fset)
 	// reported with the rest (all of a run's mistakes at once)
 	for _, p := range roots {
 		b.m.Diags.Add(b.unknownMarkers(p, reg))

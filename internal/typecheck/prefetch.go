@@ -35,7 +35,6 @@ func Prefetch(roots []*loader.Package) *Exports {
 	if exportOff() || len(roots) == 0 {
 		return nil
 	}
-	model.LibraryRoots() // not safe for concurrent first use: asked here
 	ctx, cancel := context.WithCancel(context.Background())
 	x := &Exports{cancel: cancel, done: make(chan struct{}), lists: map[string]map[string]*exportEntry{}}
 	var starts []*packages.Package
