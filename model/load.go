@@ -110,9 +110,7 @@ func Load(cfg Config) (*Model, error) {
 	if len(cfg.Patterns) == 0 {
 		cfg.Patterns = []string{"."}
 	}
-	// NeedModule: the language version each package is checked with
-	pcfg := &packages.Config{Dir: cfg.Dir, Mode: packages.NeedModule}
-	roots, err := loader.LoadRootsWithConfig(pcfg, cfg.Patterns...)
+	roots, fset, err := loadRoots(cfg.Dir, cfg.Patterns)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +121,7 @@ func Load(cfg Config) (*Model, error) {
 		roots = cfg.Select(roots)
 	}
 	b := &builder{
-		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: checker(cfg), fset: pcfg.Fset},
+		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: checker(cfg), fset: fset},
 		types: map[*types.TypeName]*Type{},
 		pkgs:  map[string]*Package{},
 		infos: map[*loader.Package]map[string]*markers.TypeInfo{},
@@ -131,11 +129,12 @@ func Load(cfg Config) (*Model, error) {
 		foreignKeywords: cfg.ForeignKeywords,
 		appKeywords:     cfg.ValidatorKeywords,
 	}
-	b.m.Diags.Add(parseRoots(roots, pcfg.Fset))
+	b.m.Diags.Add(parseRoots(roots, fset))
 	if b.m.Diags.HasErrors() {
 		b.m.Diags = b.m.Diags.Sorted()
 		return b.m, nil
 	}
+	preparse(roots, b.m.Checker.NodeFilters, fset)
 	// reported with the rest (all of a run's mistakes at once)
 	for _, p := range roots {
 		b.m.Diags.Add(b.unknownMarkers(p, reg))

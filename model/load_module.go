@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/modfile"
 	"sigs.k8s.io/controller-tools/pkg/loader"
@@ -28,18 +29,12 @@ func (b *builder) inUserModule(p *loader.Package) bool {
 	return true
 }
 
-var libRoots []string
-
 // LibraryRoots are GOROOT and the module cache: a package below one of
-// them is not the user's code.
+// them is not the user's code. Safe for concurrent use: the go command is
+// asked once.
 func LibraryRoots() []string { return libraryRoots() }
 
-func libraryRoots() []string {
-	if libRoots == nil {
-		libRoots = goEnv("GOROOT", "GOMODCACHE")
-	}
-	return libRoots
-}
+var libraryRoots = sync.OnceValue(func() []string { return goEnv("GOROOT", "GOMODCACHE") })
 
 // goEnv asks the go command for variables, in one call.
 func goEnv(names ...string) []string {

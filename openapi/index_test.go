@@ -25,8 +25,7 @@ func TestTypeIndexIsTypeOf(t *testing.T) {
 		t.Fatalf("loading: %v %v", err, m.Diags)
 	}
 	set := schema.Build(m, model.TargetOpenAPI)
-	b := &docBuilder{set: set}
-	b.typeIndex()
+	b := NewIndex(set)
 	ids := map[crd.TypeIdent]bool{}
 	for id := range set.Parser.Schemata {
 		ids[id] = true
@@ -63,7 +62,8 @@ func TestComponentNamesStayDistinct(t *testing.T) {
 	}
 	a, b := pkg("example.com/a/v1", "v1"), pkg("example.com/b/v2", "v2")
 	set := &schema.Set{Model: &model.Model{Packages: []*model.Package{{Loaded: a}, {Loaded: b}}}}
-	d := &docBuilder{set: set, names: map[string]string{}, taken: map[string]bool{}}
+	set.Parser = &crd.Parser{}
+	d := &docBuilder{Index: NewIndex(set), set: set, names: map[string]string{}, taken: map[string]bool{}}
 	for _, c := range []struct {
 		id   crd.TypeIdent
 		want string
@@ -76,5 +76,50 @@ func TestComponentNamesStayDistinct(t *testing.T) {
 		if got := d.componentName(c.id); got != c.want {
 			t.Errorf("%s.%s: component %q, want %q", c.id.Package.PkgPath, c.id.Name, got, c.want)
 		}
+	}
+}
+
+// TestOneIndexForEveryDocument: the documents of a set's packages built
+// from one Index are those Build gives, and the set's types are indexed
+// once for all of them, not once per document.
+func TestOneIndexForEveryDocument(t *testing.T) {
+	var patterns []string
+	for _, c := range caseDirs(t) {
+		patterns = append(patterns, "./"+c)
+	}
+	m, err := model.Load(model.Config{Dir: "testdata", Patterns: patterns})
+	if err != nil || m.Diags.HasErrors() {
+		t.Fatalf("loading: %v %v", err, m.Diags)
+	}
+	set := schema.Build(m, model.TargetOpenAPI)
+	x := NewIndex(set)
+	count := 0
+	indexed = func() { count++ }
+	defer func() { indexed = nil }()
+	docs := 0
+	for _, pk := range m.Packages {
+		doc, _, err := x.Build([]*model.Package{pk}, Info{Title: "t", Version: "1.0.0"})
+		if err != nil {
+			t.Fatalf("%s: %v", pk.Path, err)
+		}
+		docs++
+		got, err := YAML(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, _, err := Build(set, []*model.Package{pk}, Info{Title: "t", Version: "1.0.0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := YAML(alone)
+		if string(got) != string(want) {
+			t.Errorf("%s: the document from the shared index differs from Build's", pk.Path)
+		}
+	}
+	if docs < 3 {
+		t.Fatalf("%d documents: the test compares too little", docs)
+	}
+	if built := count - docs; built != 0 { // each Build above indexes once
+		t.Errorf("the shared index was built again %d times for %d documents", built, docs)
 	}
 }

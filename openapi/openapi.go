@@ -28,6 +28,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/crd"
+	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/modelgen/modelgen/internal/yamlout"
 	"github.com/modelgen/modelgen/model"
@@ -55,9 +56,46 @@ func Document(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, e
 // with the warnings about what it cannot say (a pattern without an
 // ECMA-262 form).
 func Build(set *schema.Set, pkgs []*model.Package, info Info) (*openapi3.T, model.Diagnostics, error) {
-	b := &docBuilder{set: set, names: map[string]string{}, taken: map[string]bool{}, done: map[string]bool{}}
-	b.linkIndex()
-	b.typeIndex()
+	return NewIndex(set).Build(pkgs, info)
+}
+
+// An Index is what the documents of one schema set look types up in: the
+// set's reference links, its model types and the user's packages. A
+// backend that builds a document per package builds them from one Index,
+// so that each document costs what its own types cost and not what every
+// package's types cost (a module of 150 packages indexed its 30,000 types
+// once per document). Not safe for concurrent use.
+type Index struct {
+	set   *schema.Set
+	links map[string]crd.TypeIdent // controller-tools ref link -> type
+	types map[crd.TypeIdent]*model.Type
+	user  map[*loader.Package]bool
+}
+
+// indexed, when set (by a test), sees every indexing of the links.
+var indexed func()
+
+// NewIndex indexes a schema set for the documents built from it.
+func NewIndex(set *schema.Set) *Index {
+	x := &Index{set: set, user: map[*loader.Package]bool{}}
+	x.linkIndex()
+	x.typeIndex()
+	for _, pk := range set.Model.Packages {
+		x.user[pk.Loaded] = true
+	}
+	return x
+}
+
+// Document is Document on the index's set.
+func (x *Index) Document(pkgs []*model.Package, info Info) (*openapi3.T, error) {
+	doc, _, err := x.Build(pkgs, info)
+	return doc, err
+}
+
+// Build is Build on the index's set.
+func (x *Index) Build(pkgs []*model.Package, info Info) (*openapi3.T, model.Diagnostics, error) {
+	set := x.set
+	b := &docBuilder{Index: x, set: set, names: map[string]string{}, taken: map[string]bool{}, done: map[string]bool{}}
 	doc := &openapi3.T{
 		OpenAPI:    "3.0.3",
 		Info:       &openapi3.Info{Title: info.Title, Version: info.Version, Description: info.Description},
@@ -129,12 +167,11 @@ func YAML(doc *openapi3.T) ([]byte, error) {
 }
 
 type docBuilder struct {
+	*Index
 	set   *schema.Set
 	doc   *openapi3.T
-	links map[string]crd.TypeIdent // controller-tools ref link -> type
-	names map[string]string        // ref link -> component name
-	taken map[string]bool          // the component names given
-	types map[crd.TypeIdent]*model.Type
+	names map[string]string // ref link -> component name
+	taken map[string]bool   // the component names given
 	done  map[string]bool
 	err   error
 	// warnings are what the document leaves out, at the fields' positions
@@ -144,13 +181,16 @@ type docBuilder struct {
 // linkIndex maps controller-tools' reference links to types: the parsed
 // types and the ones a package override gave a schema directly
 // (IntOrString, Quantity and the other well-known types).
-func (b *docBuilder) linkIndex() {
-	b.links = map[string]crd.TypeIdent{}
-	for id := range b.set.Parser.Types {
-		b.links[crd.TypeRefLink(id.Package.PkgPath, id.Name)] = id
+func (x *Index) linkIndex() {
+	if indexed != nil {
+		indexed()
 	}
-	for id := range b.set.Parser.Schemata {
-		b.links[crd.TypeRefLink(id.Package.PkgPath, id.Name)] = id
+	x.links = map[string]crd.TypeIdent{}
+	for id := range x.set.Parser.Types {
+		x.links[crd.TypeRefLink(id.Package.PkgPath, id.Name)] = id
+	}
+	for id := range x.set.Parser.Schemata {
+		x.links[crd.TypeRefLink(id.Package.PkgPath, id.Name)] = id
 	}
 }
 
@@ -173,14 +213,7 @@ func (b *docBuilder) componentName(id crd.TypeIdent) string {
 	return name
 }
 
-func (b *docBuilder) isUserType(id crd.TypeIdent) bool {
-	for _, pk := range b.set.Model.Packages {
-		if pk.Loaded == id.Package {
-			return true
-		}
-	}
-	return false
-}
+func (x *Index) isUserType(id crd.TypeIdent) bool { return x.user[id.Package] }
 
 func k8sName(path string) string {
 	parts := strings.Split(path, "/")
@@ -230,22 +263,22 @@ var checkConversion func(name string, sc *apiext.JSONSchemaProps, got *openapi3.
 
 // modelType finds the model's type for a controller-tools identity, as
 // schema.Set.TypeOf does, from an index: every component asks.
-func (b *docBuilder) modelType(id crd.TypeIdent) *model.Type {
-	return b.types[id]
+func (x *Index) modelType(id crd.TypeIdent) *model.Type {
+	return x.types[id]
 }
 
 // typeIndex indexes what TypeOf finds: the unvalidated variants, then each
 // package's types by name (the first of a name, as TypeOf's scan).
-func (b *docBuilder) typeIndex() {
-	b.types = map[crd.TypeIdent]*model.Type{}
-	for id, t := range b.set.Unvalidated {
-		b.types[id] = t
+func (x *Index) typeIndex() {
+	x.types = map[crd.TypeIdent]*model.Type{}
+	for id, t := range x.set.Unvalidated {
+		x.types[id] = t
 	}
-	for _, pk := range b.set.Model.Packages {
+	for _, pk := range x.set.Model.Packages {
 		for _, t := range pk.Types {
 			id := crd.TypeIdent{Package: pk.Loaded, Name: t.Name}
-			if _, ok := b.types[id]; !ok {
-				b.types[id] = t
+			if _, ok := x.types[id]; !ok {
+				x.types[id] = t
 			}
 		}
 	}

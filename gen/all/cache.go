@@ -85,8 +85,6 @@ func startHashing(key string) *hasher {
 	if cache.Dir() == "" {
 		return nil
 	}
-	// asked here, before Load asks it too: LibraryRoots is not safe for
-	// concurrent first use
 	h := &hasher{cache: cache, key: key, immutable: immutableRoots(), done: make(chan runcache.Sums, 1), pre: make(chan preread, 1)}
 	go func() {
 		var p preread

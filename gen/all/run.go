@@ -110,21 +110,34 @@ func (r Run) execute(incremental bool) Result {
 	hashing := startHashing(r.CacheKey)
 	lcfg := r.Load
 	lcfg.TypesOnly = lcfg.TypesOnly || schemasOnly(r.Backends)
+	// the type check's go list of export data starts once the packages are
+	// listed (the ones an incremental run loads), to run while the loader
+	// parses them, when the run may write Go (a run that reads the schemas
+	// only writes none)
+	var exports *typecheck.Exports
+	defer func() { exports.Close() }()
+	prefetch := !lcfg.TypesOnly
 	var plan *partial
-	if hashing != nil {
-		lcfg.Listed = hashing.listed
-		if incremental && r.Route == nil {
-			lcfg.Select = func(roots []*loader.Package) []*loader.Package {
-				if plan = hashing.plan(roots); plan != nil {
-					return plan.selected(roots)
-				}
-				return roots
+	lcfg.Listed = func(roots []*loader.Package) {
+		if hashing != nil {
+			hashing.listed(roots)
+		}
+	}
+	lcfg.Select = func(roots []*loader.Package) []*loader.Package {
+		if hashing != nil && incremental && r.Route == nil {
+			if plan = hashing.plan(roots); plan != nil {
+				roots = plan.selected(roots)
 			}
 		}
+		if prefetch {
+			exports = typecheck.Prefetch(roots)
+		}
+		return roots
 	}
 	m, err := model.Load(lcfg)
 	if err != nil {
 		if plan != nil {
+			exports.Close()
 			return r.execute(false)
 		}
 		return Result{Err: err, Failed: StepLoad}
@@ -135,6 +148,7 @@ func (r Run) execute(incremental bool) Result {
 		configs, diags, err = r.Settings(m)
 		if err != nil {
 			if plan != nil {
+				exports.Close()
 				return r.execute(false)
 			}
 			res.Err, res.Failed = err, StepSettings
@@ -142,9 +156,10 @@ func (r Run) execute(incremental bool) Result {
 		}
 	}
 	if plan != nil {
-		if res, ok := r.partial(m, configs, diags, hashing, plan, start, phase); ok {
+		if res, ok := r.partial(m, configs, diags, hashing, plan, start, phase, exports); ok {
 			return res
 		}
+		exports.Close()
 		return r.execute(false)
 	}
 	var files []gen.File
@@ -167,8 +182,9 @@ func (r Run) execute(incremental bool) Result {
 		// then
 		files, diags = cache.files, cache.diags
 		res.Cached = true
+		exports.Close()
 	case !diags.HasErrors():
-		files, extra = r.generate(m, configs, &diags, phase)
+		files, extra = r.generate(m, configs, &diags, phase, exports)
 	default:
 		diags.Add(m.Diags)
 	}
@@ -215,7 +231,7 @@ func (r Run) execute(incremental bool) Result {
 // partial is an incremental run: the loaded packages generated, the
 // others replayed. ok is false when the run must be a full one instead
 // (before anything is written).
-func (r Run) partial(m *model.Model, configs map[string]gen.Config, diags model.Diagnostics, h *hasher, plan *partial, start time.Time, phase func(string)) (Result, bool) {
+func (r Run) partial(m *model.Model, configs map[string]gen.Config, diags model.Diagnostics, h *hasher, plan *partial, start time.Time, phase func(string), exports *typecheck.Exports) (Result, bool) {
 	res := Result{Model: m}
 	if diags.HasErrors() || m.Diags.HasErrors() {
 		return res, false
@@ -229,7 +245,7 @@ func (r Run) partial(m *model.Model, configs map[string]gen.Config, diags model.
 	if cache == nil || cache.hit {
 		return res, false
 	}
-	files, extra := r.generate(m, configs, &diags, phase)
+	files, extra := r.generate(m, configs, &diags, phase, exports)
 	if diags.HasErrors() || !plan.covers(m, files, diags) {
 		return res, false
 	}
@@ -265,13 +281,15 @@ func (r Run) partial(m *model.Model, configs map[string]gen.Config, diags model.
 
 // generate runs the backends, checks their files against what they
 // declare, and type-checks the generated Go code beside the user's.
-func (r Run) generate(m *model.Model, configs map[string]gen.Config, diags *model.Diagnostics, phase func(string)) ([]gen.File, []string) {
+func (r Run) generate(m *model.Model, configs map[string]gen.Config, diags *model.Diagnostics, phase func(string), exports *typecheck.Exports) ([]gen.File, []string) {
 	// the dependencies are type-checked while the backends run, when a
 	// backend of the run may write Go code into the packages (--only crd
 	// writes none, and then costs what controller-gen crd costs)
 	var check *typecheck.Check
 	if writesGo(m, configs, r.Backends) {
-		check = typecheck.Start(m)
+		check = typecheck.StartWith(m, exports)
+	} else {
+		exports.Close()
 	}
 	phase("generating")
 	files, d := Generate(m, configs, r.Backends)

@@ -6,11 +6,13 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
+	"github.com/modelgen/modelgen/internal/gosyntax"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -37,12 +39,14 @@ func copiedTypes(f *ast.File) map[string]bool {
 
 // uncopyable reports the fields of the generated types whose copy calls a
 // method their type will not have.
-func uncopyable(pkg *loader.Package, generated map[string]bool) model.Diagnostics {
+// declared caches, by directory, the types of other packages that declare
+// the methods (copyCheck.declared), for every package of a run.
+func uncopyable(pkg *loader.Package, generated map[string]bool, declared map[string]map[string]bool) model.Diagnostics {
 	var diags model.Diagnostics
 	if pkg == nil || pkg.Types == nil {
 		return nil
 	}
-	c := &copyCheck{pkg: pkg, generated: generated, methods: map[string]map[string]bool{}}
+	c := &copyCheck{pkg: pkg, generated: generated, methods: declared}
 	for name := range generated {
 		obj, ok := pkg.Types.Scope().Lookup(name).(*types.TypeName)
 		if !ok {
@@ -71,7 +75,7 @@ func uncopyable(pkg *loader.Package, generated map[string]bool) model.Diagnostic
 type copyCheck struct {
 	pkg       *loader.Package
 	generated map[string]bool
-	// methods caches declared, by package path
+	// methods caches declared, by the package's directory
 	methods map[string]map[string]bool
 }
 
@@ -176,23 +180,28 @@ func (c *copyCheck) hasMethods(named *types.Named) bool {
 // declared returns the types of a package with a DeepCopyInto or DeepCopy
 // method declared in any of its Go files.
 func (c *copyCheck) declared(path string) map[string]bool {
-	if got, ok := c.methods[path]; ok {
+	dep := findImport(c.pkg, path, map[*loader.Package]bool{})
+	if dep == nil || len(dep.GoFiles) == 0 {
+		return nil
+	}
+	dir := filepath.Dir(dep.GoFiles[0])
+	if got, ok := c.methods[dir]; ok {
 		return got
 	}
 	out := map[string]bool{}
-	c.methods[path] = out
-	dep := findImport(c.pkg, path, map[*loader.Package]bool{})
-	if dep == nil || len(dep.GoFiles) == 0 {
-		return out
-	}
-	dir := filepath.Dir(dep.GoFiles[0])
+	c.methods[dir] = out
 	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	fset := token.NewFileSet()
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		src, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		// the methods' declarations; their bodies are not read
+		f, err := parser.ParseFile(fset, name, gosyntax.BlankBodies(src), parser.SkipObjectResolution)
 		if err != nil {
 			continue
 		}

@@ -29,12 +29,13 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		return nil, diags
 	}
 	var files []gen.File
+	index := openapi.NewIndex(set) // one for every package's document
 	for _, pk := range c.Model.Packages {
 		if !hasEntryPoint(pk) {
 			continue
 		}
 		cfg := c.Config(pk)
-		doc, warnings, err := openapi.Build(set, []*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
+		doc, warnings, err := index.Build([]*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
 		diags = append(diags, warnings...)
 		if err != nil {
 			diags.Errorf(pk.Pos(), "%v", err)

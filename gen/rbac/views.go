@@ -24,6 +24,7 @@ import (
 func views(c *gen.Context, rules *model.AccessRules) ([]gen.File, model.Diagnostics) {
 	var files []gen.File
 	var diags model.Diagnostics
+	var index *openapi.Index // one for every package's views
 	for _, pk := range c.Model.Packages {
 		cfg := c.Config(pk)
 		roles := rules.Roles[pk]
@@ -34,7 +35,10 @@ func views(c *gen.Context, rules *model.AccessRules) ([]gen.File, model.Diagnost
 		if set.Diags.HasErrors() {
 			return nil, diags // the openapi backend reports them
 		}
-		doc, err := openapi.Document(set, []*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
+		if index == nil {
+			index = openapi.NewIndex(set)
+		}
+		doc, err := index.Document([]*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
 		if err != nil {
 			diags.Errorf(pk.Pos(), "rbac: role views: %v", err)
 			continue

@@ -3,6 +3,7 @@ package typecheck
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,7 +74,7 @@ func toolexec() string {
 // the go command builds them (without controller-tools' tag), and returns
 // what it says of each package; an error is returned when go list could
 // not run at all.
-func listExport(root string, paths []string) (map[string]*exportEntry, error) {
+func listExport(ctx context.Context, root string, paths []string) (map[string]*exportEntry, error) {
 	tool := toolexec()
 	if tool == "" {
 		return nil, errors.New("no -toolexec program")
@@ -81,7 +82,7 @@ func listExport(root string, paths []string) (map[string]*exportEntry, error) {
 	defer os.Remove(tool)
 	args := append([]string{"list", "-e", "-export", "-deps", "-toolexec", tool,
 		"-json=ImportPath,Dir,Export,Imports,Error", "--"}, paths...)
-	cmd := exec.Command("go", args...)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -129,11 +130,7 @@ func (c *sourceCheck) exportData() {
 	}
 	found := map[string][]*exportEntry{} // path -> what each module's go list says
 	for _, root := range slices.Sorted(maps.Keys(frontier)) {
-		entries, err := listExport(root, slices.Sorted(maps.Keys(frontier[root])))
-		if err != nil {
-			continue // from source
-		}
-		for path, e := range entries {
+		for path, e := range c.listExport(root, frontier[root]) {
 			found[path] = append(found[path], e)
 		}
 	}
@@ -162,6 +159,33 @@ func (c *sourceCheck) exportData() {
 		}
 		n.fromExport = n.export != ""
 	}
+}
+
+// listExport is what go list -export says of the paths and every package
+// below them in a module's root: what the prefetched list (Exports) found,
+// and a go list of the paths it did not reach. Nil when go list could not
+// run: the packages are checked from source.
+func (c *sourceCheck) listExport(root string, paths map[string]bool) map[string]*exportEntry {
+	pre := c.pre.entries(root)
+	var missing []string
+	for _, path := range slices.Sorted(maps.Keys(paths)) {
+		if pre[path] == nil {
+			missing = append(missing, path)
+		}
+	}
+	if len(missing) == 0 {
+		return pre
+	}
+	entries, err := listExport(context.Background(), root, missing)
+	if err != nil {
+		return pre
+	}
+	for path, e := range pre {
+		if entries[path] == nil {
+			entries[path] = e
+		}
+	}
+	return entries
 }
 
 // exportFile is the export data of a node when every module's go list

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelgen/modelgen/internal/gosyntax"
 	"github.com/modelgen/modelgen/model"
 	"golang.org/x/tools/go/packages"
 )
@@ -32,6 +33,7 @@ import (
 type Check struct {
 	m   *model.Model
 	src *sourceCheck
+	pre *Exports
 	// read are the files Compile read beyond the model's packages.
 	read []string
 	// exported and sourced are the dependencies the last Compile read
@@ -49,12 +51,16 @@ func (k *Check) Extra() []string { return k.read }
 // which neither the generated files nor the run's verdict change. Call it
 // right after model.Load; Compile finishes the check. A model with errors
 // starts nothing (no backend runs on it).
-func Start(m *model.Model) *Check {
-	k := &Check{m: m}
+func Start(m *model.Model) *Check { return StartWith(m, nil) }
+
+// StartWith is Start with the export data's go list started during the
+// load (Prefetch; nil lists when the check asks).
+func StartWith(m *model.Model, x *Exports) *Check {
+	k := &Check{m: m, pre: x}
 	if m.FileSet() == nil || len(m.Packages) == 0 || m.Diags.HasErrors() {
 		return k
 	}
-	c := newSourceCheck(m.FileSet())
+	c := newSourceCheck(m.FileSet(), x)
 	var starts []*packages.Package
 	for _, pk := range m.Packages {
 		if pk.Loaded != nil {
@@ -145,7 +151,7 @@ func (k *Check) Compile(generated map[string][]byte) model.Diagnostics {
 		if c != nil {
 			c.wait()
 		}
-		c = newSourceCheck(fset)
+		c = newSourceCheck(fset, k.pre)
 	}
 	c.generated, c.full = generated, full
 	c.parseGenerated()
@@ -213,6 +219,8 @@ type sourceCheck struct {
 
 	// listed are the packages (by nodeKey) whose export data was asked for.
 	listed map[string]bool
+	// pre is the export data's go list started during the load (nil: none).
+	pre *Exports
 	// exportMu serializes the reads of export data.
 	exportMu sync.Mutex
 	// ready closes when Start's go list has run and its checks are started.
@@ -247,8 +255,8 @@ type checkNode struct {
 	fromExport bool
 }
 
-func newSourceCheck(fset *token.FileSet) *sourceCheck {
-	return &sourceCheck{fset: fset, syntax: map[string][]*ast.File{}, full: map[string]bool{},
+func newSourceCheck(fset *token.FileSet, pre *Exports) *sourceCheck {
+	return &sourceCheck{fset: fset, pre: pre, syntax: map[string][]*ast.File{}, full: map[string]bool{},
 		extra: map[string]map[string]*packages.Package{}, importErr: map[string]string{}, nodes: map[string]*checkNode{},
 		scanned: map[string]bool{}, listed: map[string]bool{}}
 }
@@ -668,7 +676,7 @@ func (c *sourceCheck) files(n *checkNode) []*ast.File {
 }
 
 // parse adds one file on disk; a dependency's function bodies are blanked
-// before it is parsed (blankBodies: the check ignores them). A file that does not parse is left
+// before it is parsed (gosyntax.BlankBodies: the check ignores them). A file that does not parse is left
 // out: the errors it causes are reported where they show.
 func (c *sourceCheck) parse(out []*ast.File, path string, bodies bool) []*ast.File {
 	src, err := os.ReadFile(path)
@@ -676,7 +684,7 @@ func (c *sourceCheck) parse(out []*ast.File, path string, bodies bool) []*ast.Fi
 		return out // as a file that does not parse
 	}
 	if !bodies {
-		src = blankBodies(src)
+		src = gosyntax.BlankBodies(src)
 	}
 	f, err := parser.ParseFile(c.fset, path, src, parser.SkipObjectResolution)
 	if f == nil || err != nil && !bodies {

@@ -11,6 +11,7 @@ import (
 	"github.com/modelgen/modelgen/internal/testkit"
 	"github.com/modelgen/modelgen/internal/typecheck"
 	"github.com/modelgen/modelgen/model"
+	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
 // scratch writes a module with one package holding a +modelgen:model type,
@@ -234,5 +235,52 @@ func TestExportDataOnlyFromTheCache(t *testing.T) {
 	bad := "package scratch\n\nimport \"unicode/utf8\"\n\nfunc (w Widget) Valid() bool { return utf8.ValidString(w) }\n"
 	if diags := k.Compile(map[string][]byte{filepath.Join(dir, "zz_generated.widget.go"): []byte(bad)}); !diags.HasErrors() {
 		t.Errorf("want an error for a Widget passed as a string, got %v", diags)
+	}
+}
+
+// TestPrefetchedExportDataIsUsed: the export data's go list started when
+// the packages are listed (Prefetch, during the load) is the one the check
+// reads: it runs no go list -export of its own.
+func TestPrefetchedExportDataIsUsed(t *testing.T) {
+	t.Setenv("GOCACHE", t.TempDir())
+	t.Setenv("MODELGEN_EXPORTDATA", "")
+	if out, err := exec.Command("go", "build", "unicode/utf8").CombinedOutput(); err != nil {
+		t.Fatalf("go build unicode/utf8: %v\n%s", err, out)
+	}
+	real, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "lists")
+	testkit.WriteFile(t, filepath.Join(bin, "go"), "#!/bin/sh\ncase \" $* \" in *\" -export \"*) echo export >>"+log+";; esac\nexec "+real+" \"$@\"\n")
+	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	dir := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(dir, "go.mod"), "module example.com/scratch\n\ngo 1.26.0\n")
+	testkit.WriteFile(t, filepath.Join(dir, "types.go"), "package scratch\n\nimport \"unicode/utf8\"\n\n"+
+		"// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tName string `json:\"name\"`\n}\n\n"+
+		"// Width is the width of the name.\nfunc (w Widget) Width() int { return utf8.RuneCountInString(w.Name) }\n")
+	var x *typecheck.Exports
+	m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"."}, Listed: func(roots []*loader.Package) { x = typecheck.Prefetch(roots) }})
+	if err != nil || m.Diags.HasErrors() {
+		t.Fatal(err, m.Diags)
+	}
+	if x == nil {
+		t.Fatal("no prefetch")
+	}
+	defer x.Close()
+	k := typecheck.StartWith(m, x)
+	gen := "package scratch\n\nimport \"unicode/utf8\"\n\nfunc (w Widget) Valid() bool { return utf8.ValidString(w.Name) }\n"
+	if diags := k.Compile(map[string][]byte{filepath.Join(dir, "zz_generated.widget.go"): []byte(gen)}); len(diags) != 0 {
+		t.Fatalf("want no diagnostics, got %v", diags)
+	}
+	if exported, _ := typecheck.Sources(k); !slices.Equal(exported, []string{"unicode/utf8"}) {
+		t.Errorf("want unicode/utf8 from export data, got %v", exported)
+	}
+	data, _ := os.ReadFile(log)
+	if n := strings.Count(string(data), "export\n"); n != 1 {
+		t.Errorf("want one go list -export (the prefetched one), got %d", n)
 	}
 }

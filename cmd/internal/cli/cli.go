@@ -16,6 +16,7 @@ import (
 	"github.com/modelgen/modelgen/gate"
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/all"
+	"github.com/modelgen/modelgen/internal/devprof"
 	"github.com/modelgen/modelgen/internal/runcache"
 	"github.com/modelgen/modelgen/internal/writer"
 	"github.com/modelgen/modelgen/model"
@@ -48,6 +49,7 @@ Run 'modelgen generate -h' or 'modelgen gate -h' for the flags.
 
 // Run executes modelgen with the given arguments.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer devprof.Start()()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "modelgen: internal error: %v\n%s", r, debug.Stack())

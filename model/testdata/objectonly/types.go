@@ -23,3 +23,6 @@ type Spec struct {
 	Link   url.URL `json:"link"`
 	Getter Getter  `json:"-"`
 }
+
+// Host is the link's host: a body the load keeps (the user's code).
+func (s Spec) Host() string { return s.Link.Host }

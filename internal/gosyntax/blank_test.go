@@ -1,4 +1,4 @@
-package typecheck
+package gosyntax
 
 import (
 	"go/ast"
@@ -65,7 +65,7 @@ func (After) Print() { fmt.Println("after") }
 // package's API (each object's type) is that of the file as written.
 func TestBlankBodiesKeepsTheDeclarations(t *testing.T) {
 	src := []byte(bodies)
-	out := blankBodies(src)
+	out := BlankBodies(src)
 	if string(src) != bodies {
 		t.Fatal("the source was changed in place")
 	}

@@ -1,4 +1,8 @@
-package typecheck
+// Package gosyntax holds what reading Go source for its declarations only
+// needs: BlankBodies, so that a dependency is parsed without the
+// statements no check of it reads (the loader's syntax of a library
+// package, the type check of a dependency from source).
+package gosyntax
 
 import (
 	"bytes"
@@ -6,7 +10,7 @@ import (
 	"go/token"
 )
 
-// blankBodies returns src with the inside of every function declaration's
+// BlankBodies returns src with the inside of every function declaration's
 // body blanked (spaces, the newlines kept), so that a dependency checked
 // from source is parsed without its statements: the check of a dependency
 // needs its declarations only (go/types' IgnoreFuncBodies), and the
@@ -17,7 +21,7 @@ import (
 // declaration (a package variable's initializer) is left as it is: its
 // signature is the variable's type. src is not changed; when there is
 // nothing to blank it is returned as is.
-func blankBodies(src []byte) []byte {
+func BlankBodies(src []byte) []byte {
 	var s scanner.Scanner
 	file := token.NewFileSet().AddFile("", -1, len(src))
 	s.Init(file, src, nil, scanner.ScanComments)
