@@ -86,6 +86,9 @@ func withoutCache(t testing.TB, gen func(extra ...string) result, extra ...strin
 // skips the backends and the type check, and prints, writes and leaves
 // exactly what a full run does (the summary, the replayed warning).
 func TestNoChangeRunSkipsTheBackends(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module seven times (-short); internal/runcache's and gen/all's unit tests of the record still run")
+	}
 	dir, gen := cacheProject(t)
 	first, hit := hits(func() result { return gen() })
 	if first.code != cli.ExitOK || hit {
