@@ -2,7 +2,6 @@ package all_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,21 +34,9 @@ func (goFile) Outputs(c *gen.Context) []gen.Output {
 // the check alone would start it after the settings.
 func TestExportDataIsListedDuringTheLoad(t *testing.T) {
 	t.Setenv("MODELGEN_EXPORTDATA", "")
-	real, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "lists")
-	testkit.WriteFile(t, filepath.Join(bin, "go"), "#!/bin/sh\ncase \" $* \" in *\" -export \"*) echo export >>"+log+";; esac\nexec "+real+" \"$@\"\n")
-	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	log := testkit.ExportListLog(t)
 	dir := t.TempDir()
-	testkit.WriteFile(t, filepath.Join(dir, "go.mod"), "module example.com/scratch\n\ngo 1.26.0\n")
-	testkit.WriteFile(t, filepath.Join(dir, "types.go"), "package scratch\n\nimport \"unicode/utf8\"\n\n"+
-		"// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tName string `json:\"name\"`\n}\n\n"+
-		"// Width is the width of the name.\nfunc (w Widget) Width() int { return utf8.RuneCountInString(w.Name) }\n")
+	testkit.UTF8Module(t, dir)
 	started := false
 	res := all.Run{
 		Load:     model.Config{Dir: dir, Patterns: []string{"."}},

@@ -3,6 +3,7 @@ package testkit
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,4 +71,33 @@ func ModuleWithRequirements(t testing.TB, dir, module string) {
 	_, rest, _ := strings.Cut(mod, "\n")
 	WriteFile(t, filepath.Join(dir, "go.mod"), "module "+module+"\n"+rest+"\nrequire "+ModulePath+" v0.0.0\n\nreplace "+ModulePath+" => "+root+"\n")
 	WriteFile(t, filepath.Join(dir, "go.sum"), ReadFile(t, filepath.Join(root, "go.sum")))
+}
+
+// ExportListLog puts a go command first on PATH that runs the real one and
+// appends "export" to the returned file for each go list -export it runs,
+// so that a test can count the export data's lists.
+func ExportListLog(t testing.TB) string {
+	t.Helper()
+	real, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "lists")
+	WriteFile(t, filepath.Join(bin, "go"), "#!/bin/sh\ncase \" $* \" in *\" -export \"*) echo export >>"+log+";; esac\nexec "+real+" \"$@\"\n")
+	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	return log
+}
+
+// UTF8Module writes into dir the module example.com/scratch: one package
+// with a model type whose method imports unicode/utf8, a dependency whose
+// export data the build cache may hold.
+func UTF8Module(t testing.TB, dir string) {
+	t.Helper()
+	WriteFile(t, filepath.Join(dir, "go.mod"), "module example.com/scratch\n\ngo 1.26.0\n")
+	WriteFile(t, filepath.Join(dir, "types.go"), "package scratch\n\nimport \"unicode/utf8\"\n\n"+
+		"// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tName string `json:\"name\"`\n}\n\n"+
+		"// Width is the width of the name.\nfunc (w Widget) Width() int { return utf8.RuneCountInString(w.Name) }\n")
 }

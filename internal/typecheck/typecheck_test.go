@@ -247,21 +247,9 @@ func TestPrefetchedExportDataIsUsed(t *testing.T) {
 	if out, err := exec.Command("go", "build", "unicode/utf8").CombinedOutput(); err != nil {
 		t.Fatalf("go build unicode/utf8: %v\n%s", err, out)
 	}
-	real, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "lists")
-	testkit.WriteFile(t, filepath.Join(bin, "go"), "#!/bin/sh\ncase \" $* \" in *\" -export \"*) echo export >>"+log+";; esac\nexec "+real+" \"$@\"\n")
-	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	log := testkit.ExportListLog(t)
 	dir := t.TempDir()
-	testkit.WriteFile(t, filepath.Join(dir, "go.mod"), "module example.com/scratch\n\ngo 1.26.0\n")
-	testkit.WriteFile(t, filepath.Join(dir, "types.go"), "package scratch\n\nimport \"unicode/utf8\"\n\n"+
-		"// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tName string `json:\"name\"`\n}\n\n"+
-		"// Width is the width of the name.\nfunc (w Widget) Width() int { return utf8.RuneCountInString(w.Name) }\n")
+	testkit.UTF8Module(t, dir)
 	var x *typecheck.Exports
 	m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"."}, Listed: func(roots []*loader.Package) { x = typecheck.Prefetch(roots) }})
 	if err != nil || m.Diags.HasErrors() {

@@ -28,11 +28,19 @@ func TestMain(m *testing.M) {
 // cacheProject copies testdata/cache into a module of its own with a cache
 // directory of its own, its files dated an hour back (a run records
 // nothing when an input is younger than two seconds).
-func cacheProject(t *testing.T) (dir string, gen func(extra ...string) result) {
+func cacheProject(t testing.TB) (dir string, gen func(extra ...string) result) {
+	t.Helper()
+	return settledProject(t, "cache", "example.com/cache")
+}
+
+// settledProject copies testdata/<name> into the module of the given
+// path, with a cache directory of its own, settled by two runs with the
+// cache off and dated an hour back; gen runs generate -q over ./api/....
+func settledProject(t testing.TB, name, module string) (dir string, gen func(extra ...string) result) {
 	t.Helper()
 	dir = t.TempDir()
-	testkit.CopyTree(t, filepath.Join("testdata", "cache"), dir)
-	testkit.ModuleWithRequirements(t, dir, "example.com/cache")
+	testkit.CopyTree(t, filepath.Join("testdata", name), dir)
+	testkit.ModuleWithRequirements(t, dir, module)
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("MODELGEN_CACHE", filepath.Join(t.TempDir(), "cache"))

@@ -19,21 +19,7 @@ import (
 // recorded.
 func incrementalProject(t *testing.T) (dir string, gen func(extra ...string) result) {
 	t.Helper()
-	dir = t.TempDir()
-	testkit.CopyTree(t, filepath.Join("testdata", "incremental"), dir)
-	testkit.ModuleWithRequirements(t, dir, "example.com/incremental")
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("MODELGEN_CACHE", filepath.Join(t.TempDir(), "cache"))
-	gen = func(extra ...string) result {
-		return run(append(append([]string{"generate", "-q"}, extra...), "-C", dir, "./api/...")...)
-	}
-	for range 2 {
-		if r := withoutCache(t, gen); r.code != cli.ExitOK {
-			t.Fatalf("settling run: %v", r)
-		}
-	}
-	age(t, dir)
+	dir, gen = settledProject(t, "incremental", "example.com/incremental")
 	if r := gen(); r.code != cli.ExitOK {
 		t.Fatalf("recording run: %v", r)
 	}
