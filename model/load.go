@@ -121,7 +121,7 @@ func Load(cfg Config) (*Model, error) {
 		roots = cfg.Select(roots)
 	}
 	b := &builder{
-		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: checker(cfg), fset: fset},
+		m:     &Model{Loaded: roots, Collector: &markers.Collector{Registry: reg}, Checker: checker(cfg), fset: fset, Dir: cfg.Dir, Patterns: cfg.Patterns},
 		types: map[*types.TypeName]*Type{},
 		pkgs:  map[string]*Package{},
 		infos: map[*loader.Package]map[string]*markers.TypeInfo{},

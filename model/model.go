@@ -33,6 +33,12 @@ type Model struct {
 	// Checker type-checks loaded packages (and what they need) once.
 	Checker *loader.TypeChecker
 
+	// Dir and Patterns are the load's (Config.Dir, Config.Patterns): what
+	// the run names, which tells a backend whether it loaded every package
+	// a setting names (gen.Covers).
+	Dir      string
+	Patterns []string
+
 	// fset positions every file Load parsed (FileSet).
 	fset *token.FileSet
 }

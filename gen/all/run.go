@@ -2,9 +2,7 @@ package all
 
 import (
 	"maps"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
@@ -431,24 +429,5 @@ func wholeModules(roots []*loader.Package, dir string, patterns []string) map[st
 // CoversModule reports whether a package pattern, run in dir, names every
 // package of the module of the given path and root directory.
 func CoversModule(pattern, dir, modPath, modDir string) bool {
-	base, ok := strings.CutSuffix(pattern, "...")
-	if !ok || strings.Contains(base, "...") {
-		return false
-	}
-	base = strings.TrimSuffix(base, "/")
-	if base == "" {
-		return false // "...": every package go list knows, not a directory
-	}
-	if base == "." || base == ".." || strings.HasPrefix(base, "./") || strings.HasPrefix(base, "../") || filepath.IsAbs(base) {
-		if !filepath.IsAbs(base) {
-			base = filepath.Join(dir, base)
-		}
-		abs, err := filepath.Abs(base)
-		if err != nil {
-			return false
-		}
-		rel, err := filepath.Rel(abs, modDir)
-		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-	}
-	return modPath == base || strings.HasPrefix(modPath, base+"/")
+	return gen.Covers(pattern, dir, modPath, modDir, "./...")
 }

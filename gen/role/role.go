@@ -19,7 +19,8 @@
 // root), so that a module with two operators writes two roles; packages
 // that name one roleFile must agree on the rest. Once a package of the
 // module sets one of the three, the module has only the roles so declared.
-// A role without markers is not written.
+// A role without markers is not written, nor is one whose rolePaths name
+// packages the run's patterns do not cover (it would lack their markers).
 package role
 
 import (
@@ -54,7 +55,8 @@ type Settings struct {
 	// RolePaths are the packages (patterns relative to the module root,
 	// comma-separated, as controller-gen's paths=) whose +kubebuilder:rbac
 	// markers make that role; default every package of the run in the
-	// module.
+	// module. A run whose patterns do not cover them all leaves the role
+	// as it is.
 	RolePaths string `json:"rolePaths"`
 	// RoleFile is the role's file, relative to the module root (default
 	// <rbacDir>/role.yaml).
@@ -83,6 +85,7 @@ func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	}
 	var diags model.Diagnostics
 	var jobs []ctrun.Job
+	partial := map[string]partialRole{}
 	dirs, groups := ctrun.ByModule(c.Model)
 	for _, dir := range dirs {
 		if dir == "" {
@@ -92,6 +95,9 @@ func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		diags.Add(d)
 		for _, r := range roles {
 			path, owner := filepath.Join(dir, r.file), r.owner
+			if p := r.unloaded(c.Model, dir, groups[dir]); p != "" {
+				partial[path] = partialRole{r, p}
+			}
 			jobs = append(jobs, ctrun.Job{
 				Generator: ctrbac.Generator{RoleName: r.name},
 				Roots:     r.roots(dir, groups[dir]),
@@ -104,7 +110,51 @@ func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return files, diags
+	out := files[:0]
+	for _, f := range files {
+		if p, ok := partial[f.Path]; ok {
+			diags.Warnf(configPos(p.by), "role: %s (%s) is left as it is: its rolePaths entry %s names packages this run does not load, so the role would lack their +kubebuilder:rbac markers; run modelgen generate on them too (./... at the module root)", p.name, p.file, p.entry)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, diags
+}
+
+// partialRole is a role whose rolePaths name packages the run's patterns do
+// not cover (entry): the run would write it from some of its packages'
+// markers only, so it writes nothing. A go:generate line per API package
+// is such a run; it says so only when it would have written the role.
+type partialRole struct {
+	*role
+	entry string
+}
+
+// unloaded is the first of the role's rolePaths entries that the run's
+// patterns do not cover (gen.Covers), "" when they cover every one. A role
+// of every package of the run (no rolePaths) is the run's, as
+// controller-gen's rbac is its paths'.
+func (r *role) unloaded(m *model.Model, dir string, pkgs []*loader.Package) string {
+	modPath := ""
+	for _, p := range pkgs {
+		if p.Module != nil {
+			modPath = p.Module.Path
+			break
+		}
+	}
+	for _, entry := range r.paths {
+		covered := false
+		for _, pat := range m.Patterns {
+			if gen.Covers(pat, m.Dir, modPath, dir, entry) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			return entry
+		}
+	}
+	return ""
 }
 
 // role is one role file of a module and what makes it.

@@ -27,12 +27,14 @@ type Result struct {
 	// are excluded from the build now and removed by the next run.
 	Emptied []string
 	// TakenOver are the files that differ from what the run generates and
-	// are on disk as another generator wrote them (see writtenByOtherTool).
+	// are on disk as modelgen did not write them (see writtenByOtherTool).
 	TakenOver []TakenOver
 }
 
-// TakenOver is a file another generator wrote that the run rewrites: Tool
-// names it as the file does ("controller-gen", "deepcopy-gen").
+// TakenOver is a file modelgen did not write that the run rewrites: Tool
+// names the generator that did as the file does ("controller-gen",
+// "deepcopy-gen"), "" when the file names none (controller-gen's rbac and
+// webhook output, a hand-written file).
 type TakenOver struct {
 	Path, Tool string
 }
@@ -74,7 +76,7 @@ func Write(files []gen.File, check bool) (Result, error) {
 			r.Unchanged = append(r.Unchanged, f.Path)
 			continue
 		}
-		if tool := writtenByOtherTool(f.Path); tool != "" {
+		if tool, other := writtenByOtherTool(f.Path); other {
 			r.TakenOver = append(r.TakenOver, TakenOver{Path: f.Path, Tool: tool})
 		}
 		changed = append(changed, f)

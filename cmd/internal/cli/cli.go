@@ -207,10 +207,14 @@ func generate(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s: warning: controller-gen wrote this file, and modelgen generate writes it too: run one of the two (modelgen generate writes everything controller-gen's crd, object, rbac and webhook write; docs/controller-gen.md)\n", relative(f.Path))
 			continue
 		}
+		if f.Tool == "" {
+			fmt.Fprintf(stderr, "%s: warning: modelgen generate replaces this file, which has no generated-code line of modelgen's or of another generator's (controller-gen's rbac and webhook write none): if a tool writes it, run one of the two; if it was written by hand, it is replaced\n", relative(f.Path))
+			continue
+		}
 		fmt.Fprintf(stderr, "%s: warning: %s wrote this file, and modelgen generate writes it too: run one of the two for this package (leave it out of %s's run)\n", relative(f.Path), f.Tool, f.Tool)
 	}
 	w := res.Written
-	summary(stdout, res.Counts, res.Diags, w, fl.check)
+	summary(stdout, res.Counts, res.Diags.Count(model.Warning)+len(res.TakenOver), w, fl.check)
 	for _, s := range w.Emptied {
 		fmt.Fprintf(stderr, "%s: no longer generated; go generate still lists it, so it is excluded from the build now and the next run removes it\n", relative(s))
 	}
@@ -270,13 +274,15 @@ func settingFiles(m *model.Model, configs map[string]gen.Config, fl generateFlag
 	return out
 }
 
-func summary(w io.Writer, n all.Counts, diags model.Diagnostics, res writer.Result, check bool) {
+// summary is the run's one line on stdout; warnings counts every warning
+// printed on stderr (the diagnostics' and the files taken over).
+func summary(w io.Writer, n all.Counts, warnings int, res writer.Result, check bool) {
 	verb, written, gone := "written", len(res.Written), fmt.Sprintf("%d removed", len(res.Removed))
 	if check {
 		verb, written, gone = "stale", len(res.Stale), fmt.Sprintf("%d no longer generated", len(res.Orphans))
 	}
 	fmt.Fprintf(w, "modelgen: %d types, %d fields, %d constraints, %d warnings; %d files %s, %d unchanged, %s\n",
-		n.Types, n.Fields, n.Checks, diags.Count(model.Warning), written, verb, len(res.Unchanged), gone)
+		n.Types, n.Fields, n.Checks, warnings, written, verb, len(res.Unchanged), gone)
 }
 
 func relative(path string) string {

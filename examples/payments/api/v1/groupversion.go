@@ -11,4 +11,6 @@
 // +modelgen:conversion=webhook
 package v1
 
-//go:generate go run github.com/modelgen/modelgen/cmd/modelgen generate .
+// The conversion between the versions is generated from both at once, so
+// one line, here, generates the group's two version packages.
+//go:generate go run github.com/modelgen/modelgen/cmd/modelgen generate ../...

@@ -9,4 +9,5 @@
 // +modelgen:conversion=webhook
 package v1alpha1
 
-//go:generate go run github.com/modelgen/modelgen/cmd/modelgen generate .
+// go generate runs ../v1's line, which generates this package with v1 (the
+// conversion between them needs both in one run).
