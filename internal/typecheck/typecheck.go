@@ -568,7 +568,9 @@ func (c *sourceCheck) schedule() {
 	for _, m := range c.order {
 		if m.deferred || m.full || m.export == "" {
 			for _, d := range m.deps {
-				d.needed = d.needed || !d.scheduled
+				if !d.scheduled { // a stub already scheduled is read when imported
+					d.needed = true
+				}
 			}
 		}
 	}
