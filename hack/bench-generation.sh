@@ -2,12 +2,13 @@
 # bench-generation.sh compares whole processes, side by side in one run:
 # modelgen (all outputs, and --only crd) against controller-gen v0.23.0
 # (`crd object`, and `crd`), on synthetic packages of 10, 100 and 1000 kinds
-# and on the three upstream modules of the compatibility tier. Each
+# and on the upstream modules of the compatibility tier. Each
 # contender runs ROUNDS times, alternating, as a separate process under
 # GNU time (/usr/bin/time -v: elapsed time and peak RSS); the table shows
 # medians and the ratios to controller-gen.
 #   hack/bench-generation.sh                 ROUNDS=3, sizes 10 100 1000, upstream too
 #   SIZES="100 1000" UPSTREAM=0 hack/bench-generation.sh
+#   SIZES=" " UPSTREAM_CASES='KubeRay|LWS' ...  only the upstream rows whose name matches
 #   PROFILE=dir hack/bench-generation.sh     also CPU and heap profiles of modelgen at the largest size
 #   KEEP=1 hack/bench-generation.sh          keep the work directory (printed on stderr)
 #   COLD=0 hack/bench-generation.sh          skip the empty-GOCACHE rows (COLD_ROUNDS=1 rounds)
@@ -112,27 +113,32 @@ measure() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# bench NAME DIR PATTERN: the four contenders, ROUNDS rounds, one table row each
+# bench NAME DIR PATTERN [CRD]: the four contenders, ROUNDS rounds, one
+# table row each; CRD is controller-gen's crd generator with its options
+# ("crd" unless given: KubeRay's float fields need allowDangerousTypes)
 bench() {
-	local name=$1 dir=$2 pattern=$3
+	local name=$1 dir=$2 pattern=$3 crd=${4:-crd}
 	local -A t m
 	local keys=(cg-all mg-all cg-crd mg-crd)
 	local failed=
 	# warm the build cache and go list's cache: not measured
-	(cd "$dir" && "$cg" crd paths="$pattern" output:crd:dir="$work/cg" >/dev/null 2>&1 || true)
+	(cd "$dir" && "$cg" "$crd" paths="$pattern" output:crd:dir="$work/cg" >/dev/null 2>&1 || true)
 	(cd "$dir" && "$mg" generate "$pattern" >/dev/null 2>&1 || true)
 	for _ in $(seq "$rounds"); do
 		for k in "${keys[@]}"; do
 			rm -rf "$work/cg"
 			case $k in
-			cg-all) r=$(measure "$dir" "$cg" crd object paths="$pattern" output:crd:dir="$work/cg") ;;
-			cg-crd) r=$(measure "$dir" "$cg" crd paths="$pattern" output:crd:dir="$work/cg") ;;
+			cg-all) r=$(measure "$dir" "$cg" "$crd" object paths="$pattern" output:crd:dir="$work/cg") ;;
+			cg-crd) r=$(measure "$dir" "$cg" "$crd" paths="$pattern" output:crd:dir="$work/cg") ;;
 			mg-all) r=$(measure "$dir" "$mg" generate "$pattern") ;;
 			mg-crd) r=$(measure "$dir" "$mg" generate --only crd "$pattern") ;;
 			esac
 			if [ "${k#mg}" != "$k" ] && ! grep -q '^modelgen: .* files' "$work/out"; then
 				echo "bench-generation: $k failed on $name (timed all the same): $(tail -1 "$work/out")" >&2
 				failed=" (modelgen failed: see stderr)"
+			elif [ "${k#cg}" != "$k" ] && grep -q '^Error: ' "$work/out"; then
+				echo "bench-generation: $k failed on $name (timed all the same): $(grep -m1 . "$work/out")" >&2
+				failed=" (controller-gen failed: see stderr)"
 			fi
 			t[$k]="${t[$k]:-} ${r% *}"
 			m[$k]="${m[$k]:-} ${r#* }"
@@ -289,8 +295,12 @@ approve() {
 }
 
 if [ "${UPSTREAM:-1}" = "1" ]; then
+	# upstream NAME MODULE PATTERN [CRD]: a row for a module of the
+	# compatibility tier (UPSTREAM_CASES, a regular expression, keeps the
+	# rows whose name matches)
 	upstream() {
-		local name=$1 module=$2 pattern=$3 src dir
+		local name=$1 module=$2 pattern=$3 crd=${4:-crd} src dir
+		echo "$name" | grep -Eq -- "${UPSTREAM_CASES:-.}" || return 0
 		dir=$work/upstream-$(echo "${module%@*}" | tr / -)
 		src=$(go mod download -json "$module" | awk -F'"' '/"Dir"/ { print $4 }')
 		rm -rf "$dir"
@@ -300,14 +310,20 @@ if [ "${UPSTREAM:-1}" = "1" ]; then
 		# the build cache holds the dependencies' export data, as after a
 		# developer's first build (DROPIN_BUILD=0: it may not)
 		[ "${DROPIN_BUILD:-1}" = "0" ] || (cd "$dir" && go build "$pattern" >/dev/null 2>&1) || true
-		bench "$name" "$dir" "$pattern"
+		bench "$name" "$dir" "$pattern" "$crd"
 	}
-	upstream gateway-api sigs.k8s.io/gateway-api@v1.6.3 ./apis/...
-	upstream cluster-api sigs.k8s.io/cluster-api/api@v1.14.2 ./core/v1beta2/...
-	upstream prometheus-operator github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.2 ./v1/...
-	# a whole repository's module: its API packages import controller-runtime
-	# and client-go (conversion hubs, openapi-gen output)
+	upstream 'gateway-api v1.6.3 `./apis/...`' sigs.k8s.io/gateway-api@v1.6.3 ./apis/...
+	upstream 'cluster-api/api v1.14.2 `./core/v1beta2/...`' sigs.k8s.io/cluster-api/api@v1.14.2 ./core/v1beta2/...
+	upstream 'cluster-api/api v1.14.2 `./...`' sigs.k8s.io/cluster-api/api@v1.14.2 ./...
+	upstream 'prometheus-operator monitoring v0.95.2 `./v1/...`' github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.2 ./v1/...
+	# whole repositories' modules: their API packages import
+	# controller-runtime and client-go (conversion hubs, openapi-gen output,
+	# webhooks); external-secrets' go.mod brings every cloud SDK its
+	# providers use
 	upstream 'kueue v0.17.0 `./apis/...`' sigs.k8s.io/kueue@v0.17.0 ./apis/...
+	upstream 'external-secrets v0.16.2 `./apis/...`' github.com/external-secrets/external-secrets@v0.16.2 ./apis/...
+	upstream 'KubeRay ray-operator v1.5.0 `./apis/...`' github.com/ray-project/kuberay/ray-operator@v1.5.0 ./apis/... crd:allowDangerousTypes=true
+	upstream 'LWS v0.8.0 `./api/...`' sigs.k8s.io/lws@v0.8.0 ./api/...
 fi
 
 # the drop-in: `modelgen controller-gen` and controller-gen on the same

@@ -110,6 +110,9 @@ func Load(cfg Config) (*Model, error) {
 	if len(cfg.Patterns) == 0 {
 		cfg.Patterns = []string{"."}
 	}
+	// the go command's GOROOT and GOMODCACHE, which the parse after the
+	// listing asks for, while the loader's go list runs
+	go libraryRoots()
 	roots, fset, err := loadRoots(cfg.Dir, cfg.Patterns)
 	if err != nil {
 		return nil, err

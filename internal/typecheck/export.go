@@ -109,7 +109,7 @@ func listExport(ctx context.Context, root string, paths []string) (map[string]*e
 // did, with no more imports than the loader saw, and every package below
 // it has export data too.
 func (c *sourceCheck) exportData() {
-	if exportOff() {
+	if exportOff() || c.noExport {
 		return
 	}
 	frontier := map[string]map[string]bool{} // module root -> paths to list
@@ -119,7 +119,9 @@ func (c *sourceCheck) exportData() {
 		}
 		root := model.ModuleRoot(loadedDir(n.pkg))
 		for _, d := range n.deps {
-			if d.deferred || d.scheduled || c.full[nodeKey(d.pkg)] || c.listed[nodeKey(d.pkg)] || d.pkg.PkgPath == "unsafe" {
+			// the user's packages are checked from source (in Compile, the
+			// ones the run does not write for are no longer deferred)
+			if d.deferred || d.scheduled || c.full[nodeKey(d.pkg)] || c.listed[nodeKey(d.pkg)] || d.pkg.PkgPath == "unsafe" || userPackage(d.pkg) {
 				continue
 			}
 			if frontier[root] == nil {
@@ -210,11 +212,36 @@ func exportFile(n *checkNode, es []*exportEntry) string {
 	return file
 }
 
+// imported is a dependency's types for the check of a package that
+// imports it: a stub is read in full first.
+func (c *sourceCheck) imported(d *checkNode) (*types.Package, error) {
+	c.exportMu.Lock()
+	defer c.exportMu.Unlock()
+	if !d.lazy {
+		return d.types, nil
+	}
+	if _, err := c.readExport(d); err != nil {
+		// the reads above it have filled its stub: no check from source
+		// can take its place now
+		c.exportFailed = true
+		return nil, err
+	}
+	d.lazy = false
+	c.mu.Lock()
+	c.exported = append(c.exported, d.pkg.PkgPath)
+	c.mu.Unlock()
+	return d.types, nil
+}
+
 // readExport reads a node's types from its export data, with the packages
-// below it (all read from export data before it) as the packages it
-// refers to.
+// below it (read from export data before it, or stubs) as the packages it
+// refers to; a stub of the node itself is filled. The caller holds
+// exportMu.
 func (c *sourceCheck) readExport(n *checkNode) (*types.Package, error) {
 	view := map[string]*types.Package{}
+	if n.lazy {
+		view[n.pkg.PkgPath] = n.types
+	}
 	seen := map[*checkNode]bool{}
 	var walk func(*checkNode) error
 	walk = func(m *checkNode) error {
@@ -254,7 +281,9 @@ func (c *sourceCheck) readExport(n *checkNode) (*types.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.exportMu.Lock()
-	defer c.exportMu.Unlock()
-	return gcexportdata.Read(r, c.fset, view, n.pkg.PkgPath)
+	tpkg, err := gcexportdata.Read(r, c.fset, view, n.pkg.PkgPath)
+	if err == nil && n.lazy && tpkg != n.types {
+		return nil, fmt.Errorf("%s: the export data did not fill its stub", n.pkg.PkgPath)
+	}
+	return tpkg, err
 }

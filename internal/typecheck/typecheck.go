@@ -67,6 +67,19 @@ func StartWith(m *model.Model, x *Exports) *Check {
 			starts = append(starts, pk.Loaded.Package)
 		}
 	}
+	// and the roots that may get a generated Go file without a type in the
+	// model (the deepcopy of a configuration API), as Prefetch guesses
+	// them: what the untagged files below them import is listed now, not
+	// in Compile
+	var roots []*packages.Package
+	for _, r := range m.Loaded {
+		roots = append(roots, r.Package)
+	}
+	for _, r := range modelCandidates(roots) {
+		if !slices.Contains(starts, r) {
+			starts = append(starts, r)
+		}
+	}
 	if err := c.loadUntagged(starts); err != nil {
 		// Compile starts afresh and reports it
 		return k
@@ -153,6 +166,17 @@ func (k *Check) Compile(generated map[string][]byte) model.Diagnostics {
 		}
 		c = newSourceCheck(fset, k.pre)
 	}
+	c = k.finish(c, starts, generated, full)
+	if c.exportFailed {
+		c = newSourceCheck(fset, nil)
+		c.noExport = true
+		c = k.finish(c, starts, generated, full)
+	}
+	return c.diags
+}
+
+// finish is Compile's check of the starts with the generated files.
+func (k *Check) finish(c *sourceCheck, starts []*packages.Package, generated map[string][]byte, full map[string]bool) *sourceCheck {
 	c.generated, c.full = generated, full
 	c.parseGenerated()
 	err := c.loadUntagged(starts)
@@ -162,12 +186,12 @@ func (k *Check) Compile(generated map[string][]byte) model.Diagnostics {
 	k.read = c.read
 	if err != nil {
 		c.wait()
-		c.diags.Errorf(clausePos(m.Loaded[0].Fset, m.Loaded[0].Syntax), "type-checking the packages with their generated files: %v", err)
-		return c.diags
+		c.diags.Errorf(clausePos(k.m.Loaded[0].Fset, k.m.Loaded[0].Syntax), "type-checking the packages with their generated files: %v", err)
+		return c
 	}
 	c.run(starts)
 	k.exported, k.sourced = c.exported, c.sourced
-	return c.diags
+	return c
 }
 
 // userPackage reports a package outside GOROOT and the module cache.
@@ -221,8 +245,12 @@ type sourceCheck struct {
 	listed map[string]bool
 	// pre is the export data's go list started during the load (nil: none).
 	pre *Exports
-	// exportMu serializes the reads of export data.
+	// exportMu serializes the reads of export data and guards the stubs
+	// they fill (checkNode.lazy).
 	exportMu sync.Mutex
+	// exportFailed: the export data of a package whose stub reads had
+	// filled could not be read; the check is redone from source (noExport).
+	exportFailed, noExport bool
 	// ready closes when Start's go list has run and its checks are started.
 	ready chan struct{}
 
@@ -253,6 +281,13 @@ type checkNode struct {
 	// it are read from export data.
 	export     string
 	fromExport bool
+	// needed: a package checked from source imports it, so its export
+	// data is read when its turn comes. A package with export data that
+	// none imports is not read: the compiler's export data of a package
+	// holds what its declarations need of the packages below it, so the
+	// reads above fill a stub of it (lazy, under exportMu) with what they
+	// name, and it is read in full only when a check imports it after all.
+	needed, lazy bool
 }
 
 func newSourceCheck(fset *token.FileSet, pre *Exports) *sourceCheck {
@@ -500,11 +535,22 @@ func (c *sourceCheck) addExtra(n *checkNode, onPath map[*checkNode]bool) {
 // ones with their bodies, and waits for all of them.
 func (c *sourceCheck) run(starts []*packages.Package) {
 	onPath := map[*checkNode]bool{}
-	for _, p := range starts {
-		c.visit(p, onPath)
+	reached := map[*checkNode]bool{}
+	var reach func(n *checkNode)
+	reach = func(n *checkNode) {
+		if n != nil && !reached[n] {
+			reached[n] = true
+			for _, d := range n.deps {
+				reach(d)
+			}
+		}
 	}
+	for _, p := range starts {
+		reach(c.visit(p, onPath))
+	}
+	// a root Start took in that gets no generated file stays unchecked
 	for _, n := range c.order {
-		if !n.scheduled {
+		if !n.scheduled && reached[n] {
 			n.full, n.deferred = c.full[nodeKey(n.pkg)], false
 		}
 	}
@@ -518,6 +564,15 @@ func (c *sourceCheck) run(starts []*packages.Package) {
 func (c *sourceCheck) schedule() {
 	if c.limit == nil {
 		c.limit = make(chan struct{}, runtime.GOMAXPROCS(0))
+	}
+	for _, m := range c.order {
+		if m.deferred || m.full || m.export == "" {
+			for _, d := range m.deps {
+				if !d.scheduled { // a stub already scheduled is read when imported
+					d.needed = true
+				}
+			}
+		}
 	}
 	for _, n := range c.order {
 		if n.scheduled || n.deferred {
@@ -557,8 +612,16 @@ func (c *sourceCheck) check(n *checkNode) {
 		n.types = types.Unsafe
 		return
 	}
+	if n.export != "" && !n.full && !n.needed {
+		c.exportMu.Lock()
+		n.types, n.lazy = types.NewPackage(p.PkgPath, p.Name), true
+		c.exportMu.Unlock()
+		return
+	}
 	if n.export != "" && !n.full {
+		c.exportMu.Lock()
 		tpkg, err := c.readExport(n)
+		c.exportMu.Unlock()
 		if err == nil {
 			n.types = tpkg
 			c.mu.Lock()
@@ -580,7 +643,7 @@ func (c *sourceCheck) check(n *checkNode) {
 				return types.Unsafe, nil
 			}
 			if d := n.imports[path]; d != nil && d.types != nil {
-				return d.types, nil
+				return c.imported(d)
 			}
 			if n.full && c.importErr[path] != "" {
 				return nil, fmt.Errorf("%s", c.importErr[path])

@@ -272,3 +272,97 @@ func TestPrefetchedExportDataIsUsed(t *testing.T) {
 		t.Errorf("want one go list -export (the prefetched one), got %d", n)
 	}
 }
+
+// TestExportDataOfImportsOnly: of the dependencies the build cache holds
+// compiled, only those a package checked from source imports are read
+// from export data (a package's export data holds what its declarations
+// need of the packages below it): math, which the package imports, and
+// not math/bits or internal/cpu below it. A package below that the
+// generated code imports (math/bits) is read when the check asks for it,
+// and a wrong use of it is an error.
+func TestExportDataOfImportsOnly(t *testing.T) {
+	t.Setenv("GOCACHE", t.TempDir())
+	t.Setenv("MODELGEN_EXPORTDATA", "")
+	if out, err := exec.Command("go", "build", "math").CombinedOutput(); err != nil {
+		t.Fatalf("go build math: %v\n%s", err, out)
+	}
+	m, dir := scratch(t, "package scratch\n\nimport \"math\"\n\n"+
+		"// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tSize float64 `json:\"size\"`\n}\n\n"+
+		"// Bits are the size's bits.\nfunc (w Widget) Bits() uint64 { return math.Float64bits(w.Size) }\n")
+	path := filepath.Join(dir, "zz_generated.widget.go")
+	k := typecheck.Start(m)
+	if diags := k.Compile(map[string][]byte{path: []byte("package scratch\n\nfunc (w Widget) Valid() bool { return w.Size == w.Size }\n")}); len(diags) != 0 {
+		t.Fatalf("want no diagnostics, got %v", diags)
+	}
+	if exported, sourced := typecheck.Sources(k); !slices.Equal(exported, []string{"math"}) || len(sourced) != 0 {
+		t.Errorf("want math alone from export data and nothing from source, got %v and %v", exported, sourced)
+	}
+	k = typecheck.Start(m)
+	gen := "package scratch\n\nimport \"math/bits\"\n\nfunc (w Widget) Ones() int { return bits.OnesCount64(w.Bits()) }\n"
+	if diags := k.Compile(map[string][]byte{path: []byte(gen)}); len(diags) != 0 {
+		t.Fatalf("want no diagnostics, got %v", diags)
+	}
+	if exported, _ := typecheck.Sources(k); !slices.Equal(exported, []string{"math", "math/bits"}) {
+		t.Errorf("want math and math/bits from export data, got %v", exported)
+	}
+	k = typecheck.Start(m)
+	bad := "package scratch\n\nimport \"math/bits\"\n\nfunc (w Widget) Ones() int { return bits.OnesCount64(w) }\n"
+	if diags := k.Compile(map[string][]byte{path: []byte(bad)}); !diags.HasErrors() {
+		t.Errorf("want an error for a Widget passed as a uint64, got %v", diags)
+	}
+}
+
+// TestUserPackagesAreNotListedForExportData: a package of the user's
+// module that the model's package imports, and the run does not write
+// for, is checked from source, as the user's packages are: the check runs
+// no go list -export for it beside the prefetched one.
+func TestUserPackagesAreNotListedForExportData(t *testing.T) {
+	t.Setenv("MODELGEN_EXPORTDATA", "")
+	log := testkit.ExportListLog(t)
+	dir := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(dir, "go.mod"), "module example.com/scratch\n\ngo 1.26.0\n")
+	testkit.WriteFile(t, filepath.Join(dir, "util", "util.go"), "package util\n\nimport \"unicode/utf8\"\n\n// Width is the width of s.\nfunc Width(s string) int { return utf8.RuneCountInString(s) }\n")
+	testkit.WriteFile(t, filepath.Join(dir, "types.go"), "package scratch\n\nimport \"example.com/scratch/util\"\n\n"+
+		"// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tName string `json:\"name\"`\n}\n\n"+
+		"// Width is the width of the name.\nfunc (w Widget) Width() int { return util.Width(w.Name) }\n")
+	var x *typecheck.Exports
+	m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"."}, Listed: func(roots []*loader.Package) { x = typecheck.Prefetch(roots) }})
+	if err != nil || m.Diags.HasErrors() {
+		t.Fatal(err, m.Diags)
+	}
+	defer x.Close()
+	gen := "package scratch\n\nimport \"example.com/scratch/util\"\n\nfunc (w Widget) Valid() bool { return util.Width(w.Name) > 0 }\n"
+	if diags := typecheck.StartWith(m, x).Compile(map[string][]byte{filepath.Join(dir, "zz_generated.widget.go"): []byte(gen)}); len(diags) != 0 {
+		t.Fatalf("want no diagnostics, got %v", diags)
+	}
+	data, _ := os.ReadFile(log)
+	if n := strings.Count(string(data), "export\n"); n != 1 {
+		t.Errorf("want one go list -export (the prefetched one), got %d", n)
+	}
+}
+
+// TestStartCoversRootsThatMayGetGeneratedFiles: the part of the check that
+// runs while the backends generate covers, beside the model's packages, a
+// root with no type in the model that carries a marker of the generators
+// (a configuration API's +kubebuilder:object:generate, which gets a
+// deepcopy file), so that what lies below it is listed and read before
+// Compile; Compile then checks it with its generated file.
+func TestStartCoversRootsThatMayGetGeneratedFiles(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(dir, "go.mod"), "module example.com/scratch\n\ngo 1.26.0\n")
+	testkit.WriteFile(t, filepath.Join(dir, "types.go"), widget)
+	testkit.WriteFile(t, filepath.Join(dir, "config", "config.go"), "// +kubebuilder:object:generate=true\npackage config\n\nimport \"container/list\"\n\n"+
+		"// Configuration configures the operator.\ntype Configuration struct {\n\tName string `json:\"name\"`\n}\n\nvar _ = list.New\n")
+	m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil || m.Diags.HasErrors() {
+		t.Fatal(err, m.Diags)
+	}
+	k := typecheck.Start(m)
+	if graph := typecheck.Graph(k); !slices.Contains(graph, "example.com/scratch/config") || !slices.Contains(graph, "container/list") {
+		t.Errorf("want the configuration package and container/list in Start's graph, got %v", graph)
+	}
+	gen := "package config\n\nfunc (in *Configuration) DeepCopy() *Configuration { out := *in; return &out }\n"
+	if diags := k.Compile(map[string][]byte{filepath.Join(dir, "config", "zz_generated.deepcopy.go"): []byte(gen)}); len(diags) != 0 {
+		t.Fatalf("want no diagnostics, got %v", diags)
+	}
+}
