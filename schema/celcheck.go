@@ -28,20 +28,46 @@ import (
 // a type is used.
 func (s *Set) CompileRules(types []*model.Type) model.Diagnostics {
 	var diags model.Diagnostics
-	env := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	rc := s.RuleCompiler()
 	for _, t := range types {
-		if t.TypeKind != model.TypeStruct {
-			continue
-		}
-		own := s.Parser.Schemata[Ident(t)]
-		if !hasRules(&own) {
-			continue
-		}
-		s.Parser.NeedFlattenedSchemaFor(Ident(t))
-		flat := s.Parser.FlattenedSchemata[Ident(t)]
-		c := &ruleCompiler{env: env, diags: &diags, envs: map[uint]*environment.EnvSet{}}
-		c.walk(&own, &flat, t, t.Root && t.Resource != nil, t.Pos, t.Name)
+		diags.Add(rc.Compile(t, func() *apiext.JSONSchemaProps {
+			s.Parser.NeedFlattenedSchemaFor(Ident(t))
+			flat := s.Parser.FlattenedSchemata[Ident(t)]
+			return &flat
+		}))
 	}
+	return diags
+}
+
+// A RuleCompiler is CompileRules one type at a time, so that a caller that
+// flattens each type's schema for its own purpose (the CRD backend, one
+// CRD at a time) compiles its rules against that schema and lets it go.
+type RuleCompiler struct {
+	s   *Set
+	env *environment.EnvSet
+	// envs are the environments of older servers, by minor version
+	envs map[uint]*environment.EnvSet
+}
+
+// RuleCompiler returns a compiler of the set's CEL rules.
+func (s *Set) RuleCompiler() *RuleCompiler {
+	return &RuleCompiler{s: s, env: environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()), envs: map[uint]*environment.EnvSet{}}
+}
+
+// Compile compiles the rules of one type's schema, as CompileRules does;
+// flat returns the type's flattened schema (FlattenEmbedded of controller-
+// tools' flattened type), asked for only when the type has rules.
+func (rc *RuleCompiler) Compile(t *model.Type, flat func() *apiext.JSONSchemaProps) model.Diagnostics {
+	if t.TypeKind != model.TypeStruct {
+		return nil
+	}
+	own := rc.s.Parser.Schemata[Ident(t)]
+	if !hasRules(&own) {
+		return nil
+	}
+	var diags model.Diagnostics
+	c := &ruleCompiler{env: rc.env, diags: &diags, envs: rc.envs}
+	c.walk(&own, flat(), t, t.Root && t.Resource != nil, t.Pos, t.Name)
 	return diags
 }
 

@@ -280,26 +280,33 @@ func (r Run) partial(m *model.Model, configs map[string]gen.Config, diags model.
 // generate runs the backends, checks their files against what they
 // declare, and type-checks the generated Go code beside the user's.
 func (r Run) generate(m *model.Model, configs map[string]gen.Config, diags *model.Diagnostics, phase func(string), exports *typecheck.Exports) ([]gen.File, []string) {
-	// the dependencies are type-checked while the backends run, when a
-	// backend of the run may write Go code into the packages (--only crd
-	// writes none, and then costs what controller-gen crd costs)
-	var check *typecheck.Check
-	if writesGo(m, configs, r.Backends) {
-		check = typecheck.StartWith(m, exports)
-	} else {
+	// the generated Go code is type-checked when a backend of the run may
+	// write Go code into the packages (--only crd writes none, and then
+	// costs what controller-gen crd costs)
+	checks := writesGo(m, configs, r.Backends)
+	if !checks {
 		exports.Close()
 	}
 	phase("generating")
 	files, d := Generate(m, configs, r.Backends)
 	diags.Add(d)
-	if diags.HasErrors() || check == nil {
+	if diags.HasErrors() || !checks {
 		return files, nil
 	}
-	// never write Go code that does not compile beside the user's
+	// never write Go code that does not compile beside the user's. The
+	// check reads the dependencies' export data once the backends are
+	// done, not beside them: the backends' schemas and CRDs are garbage by
+	// then, so the two never add up at the run's peak (afterBackends)
 	phase("type-checking with the generated code")
+	check := afterBackends(m, exports)
 	diags.Add(check.Compile(gen.GoFiles(packageFiles(m, configs, r.Backends, files))))
 	return files, check.Extra()
 }
+
+// afterBackends starts the type check of what the backends generated
+// (typecheck.StartWith): a variable, so that a test can see that it
+// starts after the backends have run.
+var afterBackends = typecheck.StartWith
 
 // head puts the licence on the generated Go files (writer.Headers): the
 // run's, else the one each file on disk has.

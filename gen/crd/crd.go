@@ -20,6 +20,7 @@ import (
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/internal/yamlout"
 	"github.com/modelgen/modelgen/model"
+	mschema "github.com/modelgen/modelgen/schema"
 )
 
 // VersionAnnotation is controller-gen's annotation naming its version,
@@ -38,14 +39,12 @@ type Generator struct {
 
 func (Generator) Name() string { return "crd" }
 
-// Generate builds, checks and renders a CRD for every group and kind.
+// Generate builds, checks and renders a CRD for every group and kind. Each
+// CRD is rendered as soon as it is built and checked, and only its bytes
+// are kept: a run holds one CRD's objects at a time, not the module's.
 func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
-	crds, diags := Build(c)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	var files []gen.File
-	for _, r := range crds {
+	files, diags := build(c, func(r Result) (gen.File, model.Diagnostics) {
+		var diags model.Diagnostics
 		cfg := c.Config(r.Root.Pkg)
 		if g.ToolVersion != "" {
 			if r.CRD.Annotations == nil {
@@ -56,10 +55,13 @@ func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		data, err := Render(r.CRD)
 		if err != nil {
 			diags.Errorf(r.Root.Pos, "rendering the CRD: %v", err)
-			continue
+			return gen.File{}, diags
 		}
 		name := fmt.Sprintf("%s_%s.yaml", r.CRD.Spec.Group, r.CRD.Spec.Names.Plural)
-		files = append(files, gen.File{Path: filepath.Join(r.Root.Pkg.ModDir, cfg.CRDDir, name), Data: data, Owner: r.Root.Pkg.Path})
+		return gen.File{Path: filepath.Join(r.Root.Pkg.ModDir, cfg.CRDDir, name), Data: data, Owner: r.Root.Pkg.Path}, nil
+	})
+	if diags.HasErrors() {
+		return nil, diags
 	}
 	return files, diags
 }
@@ -75,13 +77,23 @@ type Result struct {
 
 // Build returns the checked CRDs of the model, sorted by name.
 func Build(c *gen.Context) ([]Result, model.Diagnostics) {
+	return build(c, func(r Result) (Result, model.Diagnostics) { return r, nil })
+}
+
+// build builds and checks each CRD of the model and hands it to keep,
+// one at a time, and returns what keep made of them, in the order of the
+// CRDs' names. The flattened schemas a CRD is built from are its own
+// (flattenRoots) and are released, with the CRD, once keep returns.
+func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T, model.Diagnostics) {
 	set := c.Schemas(model.TargetCRD)
 	diags := append(model.Diagnostics(nil), set.Diags...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	types := c.Model.SortedTypes()
 	byGK := map[schema.GroupKind][]*model.Type{}
-	for _, t := range c.Model.SortedTypes() {
+	var gks []schema.GroupKind
+	for _, t := range types {
 		if t.Resource == nil {
 			continue
 		}
@@ -90,11 +102,36 @@ func Build(c *gen.Context) ([]Result, model.Diagnostics) {
 			continue
 		}
 		gk := schema.GroupKind{Group: t.Pkg.Group, Kind: t.Name}
+		if byGK[gk] == nil {
+			gks = append(gks, gk)
+		}
 		byGK[gk] = append(byGK[gk], t)
 	}
-	var out []Result
-	for gk, roots := range byGK {
+	type item struct {
+		name  string
+		kept  T
+		diags model.Diagnostics
+	}
+	var items []item
+	// Verify compiles the rules as this build's API server does; a rule
+	// that needs a newer server than the CRDs' minimum is a warning
+	// (schema.MinKubernetes), the same one the OpenAPI backend gives. The
+	// rules of the roots are compiled against the schemas their CRD is
+	// built from, the others' after the CRDs.
+	rules := set.RuleCompiler()
+	ruleDiags := map[*model.Type]model.Diagnostics{}
+	for _, gk := range gks {
+		roots := byGK[gk]
+		flat := flattenRoots(set, gk)
 		set.Parser.NeedCRDFor(gk, c.MaxDescLen())
+		for _, t := range roots {
+			if sc, ok := flat[mschema.Ident(t)]; ok {
+				ruleDiags[t] = rules.Compile(t, func() *apiext.JSONSchemaProps { return &sc })
+			}
+		}
+		for id := range flat {
+			delete(set.Parser.FlattenedSchemata, id)
+		}
 		raw, ok := set.Parser.CustomResourceDefinitions[gk]
 		if !ok {
 			diags.Errorf(roots[0].Pos, "controller-tools produced no CRD for %s", gk)
@@ -111,21 +148,68 @@ func Build(c *gen.Context) ([]Result, model.Diagnostics) {
 		if len(crd.Spec.Versions) == 1 {
 			crd.Spec.Versions[0].Storage = true
 		}
-		out = append(out, Result{CRD: crd, Root: roots[0], Roots: roots})
+		r := Result{CRD: crd, Root: roots[0], Roots: roots}
+		d := Verify(r)
+		kept, kd := keep(r)
+		items = append(items, item{name: crd.Name, kept: kept, diags: append(d, kd...)})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].CRD.Name < out[j].CRD.Name })
-	for _, r := range out {
-		diags.Add(Verify(r))
+	sort.SliceStable(items, func(i, j int) bool { return items[i].name < items[j].name })
+	out := make([]T, len(items))
+	for i, it := range items {
+		out[i] = it.kept
+		diags.Add(it.diags)
 	}
-	// Verify compiles the rules as this build's API server does; a rule
-	// that needs a newer server than the CRDs' minimum is a warning
-	// (schema.MinKubernetes), the same one the OpenAPI backend gives
-	for _, d := range set.CompileRules(c.Model.SortedTypes()) {
-		if d.Severity == model.Warning {
-			diags = append(diags, d)
+	fl := &ctcrd.Flattener{Parser: set.Parser} // the other types', released with them
+	for _, t := range types {
+		d, done := ruleDiags[t]
+		if !done {
+			d = rules.Compile(t, func() *apiext.JSONSchemaProps { return flatten(fl, mschema.Ident(t)) })
+		}
+		for _, w := range d {
+			if w.Severity == model.Warning {
+				diags = append(diags, w)
+			}
 		}
 	}
 	return out, diags
+}
+
+// flattenRoots flattens the schemas NeedCRDFor builds the CRD of a group
+// and kind from (the type of that name in each package of the group), as
+// the parser's NeedFlattenedSchemaFor does, but with a flattener of their
+// own: the parser's keeps every type it flattens for the rest of the run.
+// The caller removes them from the parser's FlattenedSchemata once the CRD
+// is built.
+func flattenRoots(set *mschema.Set, gk schema.GroupKind) map[ctcrd.TypeIdent]apiext.JSONSchemaProps {
+	p := set.Parser
+	fl := &ctcrd.Flattener{Parser: p}
+	out := map[ctcrd.TypeIdent]apiext.JSONSchemaProps{}
+	for pkg, gv := range p.GroupVersions {
+		id := ctcrd.TypeIdent{Package: pkg, Name: gk.Kind}
+		if gv.Group != gk.Group || p.Types[id] == nil {
+			continue
+		}
+		if _, known := p.FlattenedSchemata[id]; known {
+			continue
+		}
+		if full := flatten(fl, id); full != nil {
+			p.FlattenedSchemata[id] = *full
+			out[id] = *full
+		}
+	}
+	return out
+}
+
+// flatten is NeedFlattenedSchemaFor's schema of a type, with the given
+// flattener; nil when the flattener cannot (it records why on the
+// type's package).
+func flatten(fl *ctcrd.Flattener, id ctcrd.TypeIdent) *apiext.JSONSchemaProps {
+	fl.Parser.NeedSchemaFor(id)
+	partial := fl.FlattenType(id)
+	if partial == nil {
+		return nil
+	}
+	return ctcrd.FlattenEmbedded(partial, id.Package)
 }
 
 func removeMetadataDescription(crd *apiext.CustomResourceDefinition) {
