@@ -107,11 +107,17 @@ func DefaultConfigs(m *model.Model) map[string]Config {
 // (and no file is returned), and a caller writes nothing when any
 // diagnostic is an error.
 func Run(m *model.Model, configs map[string]Config, backends []Backend) ([]File, model.Diagnostics) {
+	return RunReplaying(m, configs, backends, nil)
+}
+
+// RunReplaying is Run in an incremental run: the Replayer backends make
+// their module files of the loaded packages and the replayed parts.
+func RunReplaying(m *model.Model, configs map[string]Config, backends []Backend, replay *Replay) ([]File, model.Diagnostics) {
 	diags := append(model.Diagnostics(nil), m.Diags...)
 	if diags.HasErrors() {
 		return nil, diags.Sorted()
 	}
-	c := &Context{Model: m, Configs: configs}
+	c := &Context{Model: m, Configs: configs, Replay: replay}
 	var files []File
 	for _, g := range backends {
 		out, d := generate(g, c)
@@ -161,6 +167,9 @@ type Context struct {
 	Model *model.Model
 	// Configs holds each package's settings, by import path.
 	Configs map[string]Config
+	// Replay, in an incremental run, holds the parts of the root packages
+	// it did not load (Replayer); nil in a full run.
+	Replay *Replay
 
 	mu      sync.Mutex
 	schemas map[model.Target]*schema.Set

@@ -93,10 +93,12 @@ func Declared(m *model.Model, configs map[string]Config, backends []Backend) []O
 
 // CheckOutputs reports every file whose backend did not declare it: a bug
 // in the backend (the writer could not remove the file once it is no
-// longer generated), so the run fails rather than write it.
-func CheckOutputs(m *model.Model, configs map[string]Config, backends []Backend, files []File) model.Diagnostics {
+// longer generated), so the run fails rather than write it. replayed are
+// the outputs the packages an incremental run replayed declared (a module
+// file of theirs).
+func CheckOutputs(m *model.Model, configs map[string]Config, backends []Backend, files []File, replayed ...Output) model.Diagnostics {
 	var diags model.Diagnostics
-	declared := Declared(m, configs, backends)
+	declared := append(Declared(m, configs, backends), replayed...)
 	for _, f := range files {
 		if !declares(declared, f) {
 			diags.Errorf(ownerPos(m, f.Owner), "internal error in the %s backend (please report it): it generated %s, which is not among the files it declares", f.Backend, f.Path)

@@ -17,7 +17,9 @@
 #   NOCHANGE=0 hack/bench-generation.sh      skip the run-with-nothing-to-change table
 #   INCREMENTAL=0 hack/bench-generation.sh   skip the incremental table (50 API packages of 20
 #                                            kinds: a full run against a run after a tag of one
-#                                            package changed, which redoes that package alone)
+#                                            package changed, which redoes that package alone;
+#                                            and a kubebuilder-shaped module: the same packages,
+#                                            a controller with rbac markers and a webhook)
 #   DROPIN=0 hack/bench-generation.sh        skip the drop-in table (modelgen controller-gen
 #                                            against controller-gen on a kubebuilder project
 #                                            whose reconciler imports controller-runtime, and
@@ -281,6 +283,108 @@ EOF
 	awk -v r="${row[*]}" 'BEGIN {
 		split(r, v, " ")
 		printf "| medians of the rounds | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS |\n", v[1], v[2], v[3], v[4], v[3] / v[1], v[4] / v[2]
+	}'
+fi
+
+# the incremental run on a kubebuilder-shaped module: the 50 API packages
+# above, a controller package that imports every one of them and carries
+# +kubebuilder:rbac markers, a webhook package with a +kubebuilder:webhook
+# marker, and a main package; generate ./... writes the operator's role and
+# the webhook configuration (files of the whole module, made again of each
+# package's recorded markers). ROUNDS rounds alternated: a full run (cache
+# off), a run after a tag of one API package changed (it loads that
+# package, the controller and main), a run after an rbac marker changed
+# (it loads the controller and main).
+if [ "${INCREMENTAL:-1}" = "1" ] && [ "${COLD_ONLY:-}" != "1" ]; then
+	kdir=$work/incremental-kb
+	mkdir -p "$kdir/internal/controller" "$kdir/internal/webhook/v1" "$kdir/cmd"
+	cp "$idir/go.mod" "$idir/go.sum" "$kdir/"
+	cp -r "$idir/api" "$kdir/"
+	find "$kdir/api" -name 'zz_generated*' -delete
+	{
+		echo '// Package controller reconciles every synthetic kind.'
+		echo 'package controller'
+		echo
+		echo 'import ('
+		for p in $(seq -w 1 50); do echo "	p$p \"example.com/synth/api/p$p/v1\""; done
+		echo ')'
+		echo
+		for p in $(seq -w 1 50); do
+			echo "// +kubebuilder:rbac:groups=p$p.synth.example.com,resources=kind0000s;kind0001s,verbs=get;list;watch;create;update;patch;delete"
+			echo "// +kubebuilder:rbac:groups=p$p.synth.example.com,resources=kind0000s/status,verbs=get;update;patch"
+		done
+		echo '// +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch'
+		echo
+		echo '// Kinds are the kinds it reconciles.'
+		echo 'var Kinds = []any{'
+		for p in $(seq -w 1 50); do echo "	&p$p.Kind0000{},"; done
+		echo '}'
+	} >"$kdir/internal/controller/controller.go"
+	cat >"$kdir/internal/webhook/v1/webhook.go" <<'EOF'
+// Package v1 holds a marker webhook.
+package v1
+
+import p01 "example.com/synth/api/p01/v1"
+
+// +kubebuilder:webhook:path=/mutate-p01-synth-example-com-v1-kind0000,mutating=true,failurePolicy=fail,sideEffects=None,groups=p01.synth.example.com,resources=kind0000s,verbs=create;update,versions=v1,name=mkind0000-v1.kb.io,admissionReviewVersions=v1
+
+// Defaulter defaults Kind0000.
+type Defaulter struct{ Kind *p01.Kind0000 }
+EOF
+	cat >"$kdir/cmd/main.go" <<'EOF'
+// Command manager starts the operator.
+package main
+
+import (
+	"fmt"
+
+	"example.com/synth/internal/controller"
+	webhookv1 "example.com/synth/internal/webhook/v1"
+)
+
+func main() { fmt.Println(len(controller.Kinds), webhookv1.Defaulter{}) }
+EOF
+	(cd "$kdir" && go build ./...)
+	declare -A kt km
+	kkeys=(full api rbac)
+	export MODELGEN_CACHE=$work/incrcache-kb
+	kedited=$kdir/api/p25/v1/types.go
+	kctrl=$kdir/internal/controller/controller.go
+	(cd "$kdir" && MODELGEN_CACHE=off "$mg" generate -q ./... >/dev/null 2>&1) || true
+	touch -d '1 minute ago' "$kedited" "$kctrl"
+	(cd "$kdir" && "$mg" generate -q ./... >/dev/null 2>&1) || true
+	for i in $(seq "$rounds"); do
+		for k in "${kkeys[@]}"; do
+			case $k in
+			full) r=$(MODELGEN_CACHE=off measure "$kdir" "$mg" generate -q ./...) ;;
+			api | rbac)
+				if [ "$k" = api ]; then
+					sed -i "0,/MaxLength=[0-9]*/s//MaxLength=$((100 + i))/" "$kedited"
+					touch -d '1 minute ago' "$kedited"
+				else
+					sed -i "s/resources=events[a-z0-9;]*,/resources=events;configmaps$i,/" "$kctrl"
+					touch -d '1 minute ago' "$kctrl"
+				fi
+				r=$(measure "$kdir" "$mg" generate -q ./...)
+				grep -q '^modelgen: .* [1-9][0-9]* files written' "$work/out" ||
+					echo "bench-generation: the $k run wrote nothing: $(tail -1 "$work/out")" >&2
+				;;
+			esac
+			kt[$k]="${kt[$k]:-} ${r% *}"
+			km[$k]="${km[$k]:-} ${r#* }"
+		done
+	done
+	export MODELGEN_CACHE=off
+	echo
+	echo "| incremental, kubebuilder-shaped (50 API packages, a controller importing them with rbac markers, a webhook) | modelgen, cache off (full run) | one API package's tag changed | an rbac marker changed | API / full | rbac / full |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	row=()
+	for k in "${kkeys[@]}"; do
+		row+=("$(echo "${kt[$k]}" | tr ' ' '\n' | grep . | median)" "$(echo "${km[$k]}" | tr ' ' '\n' | grep . | median)")
+	done
+	awk -v r="${row[*]}" 'BEGIN {
+		split(r, v, " ")
+		printf "| medians of the rounds | %.2f s, %d MiB | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS | **%.2f×** time, **%.2f×** RSS |\n", v[1], v[2], v[3], v[4], v[5], v[6], v[3] / v[1], v[4] / v[2], v[5] / v[1], v[6] / v[2]
 	}'
 fi
 

@@ -135,11 +135,20 @@ func Select(only string) ([]gen.Backend, error) {
 // file is one its backend declares: a file the writer could not later find
 // as its own fails the run (no file is returned).
 func Generate(m *model.Model, configs map[string]gen.Config, backends []gen.Backend) ([]gen.File, model.Diagnostics) {
-	files, diags := gen.Run(m, configs, backends)
+	return generateReplaying(m, configs, backends, nil)
+}
+
+// generateReplaying is Generate in an incremental run (gen.RunReplaying).
+func generateReplaying(m *model.Model, configs map[string]gen.Config, backends []gen.Backend, replay *gen.Replay) ([]gen.File, model.Diagnostics) {
+	files, diags := gen.RunReplaying(m, configs, backends, replay)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	d := gen.CheckOutputs(m, configs, backends, files)
+	var replayed []gen.Output
+	if replay != nil {
+		replayed = replay.Outputs
+	}
+	d := gen.CheckOutputs(m, configs, backends, files, replayed...)
 	d.Add(gen.Duplicates(m, files))
 	if d.HasErrors() {
 		diags.Add(d)

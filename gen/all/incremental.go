@@ -1,10 +1,12 @@
 package all
 
 import (
+	"encoding/json"
 	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
@@ -38,8 +40,8 @@ import (
 // partial is the plan of an incremental run.
 type partial struct {
 	rec *runcache.Record
-	// load are the import paths of the roots it loads
-	load map[string]bool
+	// load are the import paths of the roots it loads, listed all of them
+	load, listed map[string]bool
 	// clean are the recorded packages it replays, data their files' bytes
 	// by index into rec.Files
 	clean []runcache.Package
@@ -169,8 +171,16 @@ func (h *hasher) plan(roots []*loader.Package) *partial {
 	}
 	// dirty: what moved, its importers and group peers; loaded: that and
 	// what it imports, with their group peers
+	// (the imports of a package that held no types of the model are not
+	// loaded for it: a controller that imports every API package reads
+	// nothing of their types; covers checks that it still holds none)
 	d := closure(dirty, func(p string) [][]string { return [][]string{importers[p], peers(p)} })
-	load := closure(slices.Collect(maps.Keys(d)), func(p string) [][]string { return [][]string{imports[p], peers(p)} })
+	load := closure(slices.Collect(maps.Keys(d)), func(p string) [][]string {
+		if rp := recorded[p]; rp != nil && !rp.InModel {
+			return [][]string{peers(p)}
+		}
+		return [][]string{imports[p], peers(p)}
+	})
 	for p := range load {
 		if !listed[p] {
 			delete(load, p)
@@ -179,7 +189,7 @@ func (h *hasher) plan(roots []*loader.Package) *partial {
 	if len(load) >= len(roots) {
 		return nil
 	}
-	pl := &partial{rec: r, load: load, data: map[int][]byte{}}
+	pl := &partial{rec: r, load: load, listed: listed, data: map[int][]byte{}}
 	for _, rp := range r.Packages {
 		if listed[rp.Path] && !load[rp.Path] {
 			pl.clean = append(pl.clean, rp)
@@ -241,8 +251,11 @@ func (pl *partial) selected(roots []*loader.Package) []*loader.Package {
 
 // covers reports whether what the loaded packages gave is theirs alone:
 // every package of the model, generated file and diagnostic belongs to a
-// loaded root, and no loaded package shares its group with a replayed one.
-func (pl *partial) covers(m *model.Model, files []gen.File, diags model.Diagnostics) bool {
+// loaded root (or is a module file made of the replayed packages' parts
+// too, by a backend of replayers), every package of the model was loaded
+// with the roots it imports, and no loaded package shares its group with
+// a replayed one.
+func (pl *partial) covers(m *model.Model, files []gen.File, diags model.Diagnostics, replayers map[string]bool) bool {
 	dirs := map[string]bool{}
 	for _, p := range m.Loaded {
 		dirs[packageDir(p)] = true
@@ -252,12 +265,17 @@ func (pl *partial) covers(m *model.Model, files []gen.File, diags model.Diagnost
 		cleanGroups[rp.Group] = rp.Group != ""
 	}
 	for _, pk := range m.Packages {
-		if !pl.load[pk.Path] || cleanGroups[pk.Group] {
+		if !pl.load[pk.Path] || cleanGroups[pk.Group] || pk.Loaded == nil || pk.Loaded.Package == nil {
 			return false
+		}
+		for imp := range pk.Loaded.Package.Imports {
+			if pl.listed[imp] && !pl.load[imp] {
+				return false
+			}
 		}
 	}
 	for _, f := range files {
-		if !pl.load[f.Owner] {
+		if !pl.load[f.Owner] && !moduleFile(f, replayers) {
 			return false
 		}
 	}
@@ -267,6 +285,39 @@ func (pl *partial) covers(m *model.Model, files []gen.File, diags model.Diagnost
 		}
 	}
 	return true
+}
+
+// replay are the replayed packages' parts of the module files, for each
+// backend of the run that is a gen.Replayer and whose part every replayed
+// package has: replayers are those backends, the only ones whose module
+// files the run may write.
+func (pl *partial) replay(backends []gen.Backend, roots []*loader.Package) (*gen.Replay, map[string]bool) {
+	out := &gen.Replay{Parts: map[string][]gen.Part{}}
+	for _, p := range roots {
+		out.Roots = append(out.Roots, p.PkgPath)
+	}
+	for _, rp := range pl.clean {
+		out.Outputs = append(out.Outputs, rp.Outputs...)
+	}
+	replayers := map[string]bool{}
+	for _, g := range backends {
+		if _, ok := g.(gen.Replayer); !ok {
+			continue
+		}
+		var parts []gen.Part
+		for _, rp := range pl.clean {
+			data, ok := rp.Parts[g.Name()]
+			if !ok {
+				parts = nil
+				break
+			}
+			parts = append(parts, gen.Part{Path: rp.Path, Data: data})
+		}
+		if parts != nil {
+			out.Parts[g.Name()], replayers[g.Name()] = parts, true
+		}
+	}
+	return out, replayers
 }
 
 // replayed are the replayed packages' files, diagnostics and counts.
@@ -289,7 +340,7 @@ func (pl *partial) replayed() ([]gen.File, model.Diagnostics, Counts) {
 // when it cannot be (a package of the model, a generated file or a
 // diagnostic that is no root's; outputs declared for no single package).
 // prior are recorded packages the run replayed, kept as they were.
-func split(m *model.Model, configs map[string]gen.Config, roots []*loader.Package, sums runcache.Sums, files []gen.File, diags model.Diagnostics, prior []runcache.Package) []runcache.Package {
+func split(m *model.Model, configs map[string]gen.Config, backends []gen.Backend, roots []*loader.Package, sums runcache.Sums, files []gen.File, diags model.Diagnostics, prior []runcache.Package) []runcache.Package {
 	outputs := map[string]bool{}
 	for _, f := range files {
 		outputs[filepath.Clean(f.Path)] = true
@@ -328,12 +379,15 @@ func split(m *model.Model, configs map[string]gen.Config, roots []*loader.Packag
 		n := count([]*model.Package{pk})
 		rp.Types, rp.Fields, rp.Checks = n.Types, n.Fields, n.Checks
 	}
-	// the packages' outputs together are the run's
+	// the packages' outputs together are the run's (with the replayed
+	// packages', as the writer's scope of an incremental run has them: the
+	// module files a loaded controller declares are theirs too)
 	whole := gen.Declared(m, configs, Backends())
 	var parts []gen.Output
 	for _, rp := range out {
-		if !replayed[rp.Path] {
-			parts = append(parts, rp.Outputs...)
+		parts = append(parts, rp.Outputs...)
+		if replayed[rp.Path] {
+			whole = append(whole, rp.Outputs...)
 		}
 	}
 	if !slices.Equal(dedupOutputs(parts), dedupOutputs(whole)) {
@@ -348,7 +402,11 @@ func split(m *model.Model, configs map[string]gen.Config, roots []*loader.Packag
 			rp.Diags = append(rp.Diags, d)
 		}
 	}
+	replayers := recordParts(m, configs, backends, byPath, replayed)
 	for i, f := range files {
+		if moduleFile(f, replayers) {
+			continue // made again of the parts in every run
+		}
 		rp := byPath[f.Owner]
 		if rp == nil {
 			return nil
@@ -360,6 +418,45 @@ func split(m *model.Model, configs map[string]gen.Config, roots []*loader.Packag
 		res[i] = *rp
 	}
 	return res
+}
+
+// recordParts puts each loaded root's parts of the module files in its
+// record (gen.Replayer), and returns the backends that gave every root's.
+func recordParts(m *model.Model, configs map[string]gen.Config, backends []gen.Backend, byPath map[string]*runcache.Package, replayed map[string]bool) map[string]bool {
+	c := &gen.Context{Model: m, Configs: configs}
+	out := map[string]bool{}
+	for _, g := range backends {
+		r, ok := g.(gen.Replayer)
+		if !ok {
+			continue
+		}
+		parts, ok := r.Parts(c)
+		for _, p := range m.Loaded {
+			_, has := parts[p.PkgPath]
+			ok = ok && has && byPath[p.PkgPath] != nil
+		}
+		if !ok {
+			continue
+		}
+		for path, data := range parts {
+			rp := byPath[path]
+			if rp == nil || replayed[path] {
+				continue
+			}
+			if rp.Parts == nil {
+				rp.Parts = map[string]json.RawMessage{}
+			}
+			rp.Parts[g.Name()] = data
+		}
+		out[g.Name()] = true
+	}
+	return out
+}
+
+// moduleFile: f is a file generated from a whole module (gen.ModuleOwner)
+// by a backend of replayers, which makes it of every root's part.
+func moduleFile(f gen.File, replayers map[string]bool) bool {
+	return replayers[f.Backend] && strings.HasPrefix(f.Owner, gen.ModuleOwner(""))
 }
 
 // dedupOutputs sorts outputs and drops repeats.

@@ -182,7 +182,7 @@ func (r Run) execute(incremental bool) Result {
 		res.Cached = true
 		exports.Close()
 	case !diags.HasErrors():
-		files, extra = r.generate(m, configs, &diags, phase, exports)
+		files, extra = r.generate(m, configs, &diags, phase, exports, nil)
 	default:
 		diags.Add(m.Diags)
 	}
@@ -220,7 +220,7 @@ func (r Run) execute(incremental bool) Result {
 		res.TakenOver = res.Written.TakenOver
 	}
 	if cache != nil && !cache.hit && r.Route == nil {
-		cache.parts = split(m, configs, m.Loaded, cache.sums, res.Files, res.Diags, nil)
+		cache.parts = split(m, configs, r.Backends, m.Loaded, cache.sums, res.Files, res.Diags, nil)
 	}
 	cache.save(res.Files, res.Diags, extra)
 	return res
@@ -243,8 +243,9 @@ func (r Run) partial(m *model.Model, configs map[string]gen.Config, diags model.
 	if cache == nil || cache.hit {
 		return res, false
 	}
-	files, extra := r.generate(m, configs, &diags, phase, exports)
-	if diags.HasErrors() || !plan.covers(m, files, diags) {
+	replay, replayers := plan.replay(r.Backends, h.roots)
+	files, extra := r.generate(m, configs, &diags, phase, exports, replay)
+	if diags.HasErrors() || !plan.covers(m, files, diags, replayers) {
 		return res, false
 	}
 	files, err := r.head(m, configs, files)
@@ -271,15 +272,16 @@ func (r Run) partial(m *model.Model, configs map[string]gen.Config, diags model.
 	}
 	res.TakenOver = res.Written.TakenOver
 	cache.inputs, cache.roots = inputs, h.roots
-	cache.parts = split(m, configs, h.roots, cache.sums, res.Files, res.Diags, plan.clean)
+	cache.parts = split(m, configs, r.Backends, h.roots, cache.sums, res.Files, res.Diags, plan.clean)
 	cache.extra = plan.rec.Extra
 	cache.save(res.Files, res.Diags, extra)
 	return res, true
 }
 
 // generate runs the backends, checks their files against what they
-// declare, and type-checks the generated Go code beside the user's.
-func (r Run) generate(m *model.Model, configs map[string]gen.Config, diags *model.Diagnostics, phase func(string), exports *typecheck.Exports) ([]gen.File, []string) {
+// declare, and type-checks the generated Go code beside the user's
+// (replay: the replayed packages' parts of the module files).
+func (r Run) generate(m *model.Model, configs map[string]gen.Config, diags *model.Diagnostics, phase func(string), exports *typecheck.Exports, replay *gen.Replay) ([]gen.File, []string) {
 	// the generated Go code is type-checked when a backend of the run may
 	// write Go code into the packages (--only crd writes none, and then
 	// costs what controller-gen crd costs)
@@ -288,7 +290,7 @@ func (r Run) generate(m *model.Model, configs map[string]gen.Config, diags *mode
 		exports.Close()
 	}
 	phase("generating")
-	files, d := Generate(m, configs, r.Backends)
+	files, d := generateReplaying(m, configs, r.Backends, replay)
 	diags.Add(d)
 	if diags.HasErrors() || !checks {
 		return files, nil

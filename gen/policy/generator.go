@@ -29,7 +29,7 @@ const DefaultDir = "config/policy"
 func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	var diags model.Diagnostics
 	var files []gen.File
-	support := map[string][2]string{} // dir -> owner and name of the AccessPolicy files
+	var claims []claimsOf // each package's claims on the AccessPolicy files, by path
 	versions := kindVersions(c)
 	for _, pk := range c.Model.Packages {
 		cfg := c.Config(pk)
@@ -51,9 +51,24 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			diags.Add(d)
 			if f != nil {
 				files = append(files, *f)
-				if _, ok := support[dir]; !ok {
-					support[dir] = [2]string{gen.ModuleOwner(pk.Module), s.ParamName} // shared by the module's kinds
-				}
+				claims = append(claims, claimsOf{pk.Path, []claim{{dir, gen.ModuleOwner(pk.Module), s.ParamName}}})
+			}
+		}
+	}
+	replayed, ok := replayedClaims(c)
+	if !ok {
+		diags.Errorf(model.Pos{}, "policy: the recorded part of a package cannot be replayed")
+		return nil, diags
+	}
+	// in a full run's order (the model's packages are sorted by path), the
+	// first kind of a directory names its files: shared by the module's kinds
+	claims = append(claims, replayed...)
+	sort.SliceStable(claims, func(i, j int) bool { return claims[i].Path < claims[j].Path })
+	support := map[string][2]string{} // dir -> owner and name of the AccessPolicy files
+	for _, cl := range claims {
+		for _, k := range cl.Claims {
+			if _, ok := support[k.Dir]; !ok {
+				support[k.Dir] = [2]string{k.Owner, k.Param}
 			}
 		}
 	}
@@ -69,6 +84,68 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		return nil, diags
 	}
 	return files, diags
+}
+
+// claim is a package's claim on the AccessPolicy files of a policy
+// directory: it has a policy there, and would name them (owner, param
+// name) were it the first package by path.
+type claim struct {
+	Dir   string `json:"dir"`
+	Owner string `json:"owner"`
+	Param string `json:"param"`
+}
+
+type claimsOf struct {
+	Path   string
+	Claims []claim
+}
+
+// Parts are each root package's claims on the AccessPolicy files
+// (gen.Replayer), as a run without an error makes them: each kind with
+// access rules and a tenant key has its policy.
+func (Generator) Parts(c *gen.Context) (map[string][]byte, bool) {
+	out := map[string][]byte{}
+	for _, p := range c.Model.Loaded {
+		out[p.PkgPath] = []byte("[]")
+	}
+	for _, pk := range c.Model.Packages {
+		cfg := c.Config(pk)
+		if optionsOf(cfg).Policy == "never" || pk.ModDir == "" || pk.Group == "" {
+			continue
+		}
+		s, d := SettingsOf(pk, cfg)
+		if d.HasErrors() {
+			return nil, false
+		}
+		dir := filepath.Join(pk.ModDir, dirOf(cfg))
+		var claims []claim
+		for _, tr := range filtered.Entries(c.Model.Access, pk) {
+			if tr.Type.Root && tr.Type.Resource != nil {
+				claims = append(claims, claim{dir, gen.ModuleOwner(pk.Module), s.ParamName})
+			}
+		}
+		data, err := json.Marshal(claims)
+		if _, loaded := out[pk.Path]; err != nil || !loaded {
+			return nil, false
+		}
+		if claims != nil {
+			out[pk.Path] = data
+		}
+	}
+	return out, true
+}
+
+// replayedClaims are the replayed packages' claims.
+func replayedClaims(c *gen.Context) ([]claimsOf, bool) {
+	var out []claimsOf
+	for _, p := range c.Replayed("policy") {
+		var claims []claim
+		if json.Unmarshal(p.Data, &claims) != nil {
+			return nil, false
+		}
+		out = append(out, claimsOf{p.Path, claims})
+	}
+	return out, true
 }
 
 func dirOf(cfg gen.Config) string {

@@ -24,6 +24,7 @@
 package role
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -86,7 +87,14 @@ func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	var diags model.Diagnostics
 	var jobs []ctrun.Job
 	partial := map[string]partialRole{}
-	dirs, groups := ctrun.ByModule(c.Model)
+	roots, ok := ctrun.Roots(c, Name)
+	owners, pok := replayedOwners(c)
+	if len(c.Replayed(Name)) > 0 && (!ok || !pok || !defaultRoles(c)) {
+		// the incremental run starts again as a full one
+		diags.Errorf(model.Pos{}, "role: the recorded part of a package cannot be replayed")
+		return nil, diags
+	}
+	dirs, groups := ctrun.ByRoots(roots)
 	for _, dir := range dirs {
 		if dir == "" {
 			continue
@@ -95,6 +103,11 @@ func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		diags.Add(d)
 		for _, r := range roles {
 			path, owner := filepath.Join(dir, r.file), r.owner
+			if owner == "" {
+				// the module's API packages were replayed: the default
+				// role is theirs, as in a full run
+				owner = owners[dir]
+			}
 			if p := r.unloaded(c.Model, dir, groups[dir]); p != "" {
 				partial[path] = partialRole{r, p}
 			}
@@ -155,6 +168,74 @@ func (r *role) unloaded(m *model.Model, dir string, pkgs []*loader.Package) stri
 		}
 	}
 	return ""
+}
+
+// Parts are each root package's +kubebuilder:rbac markers
+// (gen.Replayer): the role of a module is made of them, when no package
+// of the run sets a role setting or an rbacDir of its own (the role files
+// are then the default ones, whichever packages a run loads).
+func (g Generator) Parts(c *gen.Context) (map[string][]byte, bool) {
+	if g.ControllerGen != nil || !defaultRoles(c) {
+		return nil, false
+	}
+	marks, ok := ctrun.Parts(c.Model.Loaded, ctrbac.Generator{})
+	if !ok {
+		return nil, false
+	}
+	inModel := map[string]bool{}
+	for _, pk := range c.Model.Packages {
+		inModel[pk.Path] = pk.ModDir != "" && pk.Module != ""
+	}
+	out := map[string][]byte{}
+	for path, data := range marks {
+		p := part{Model: inModel[path]}
+		if json.Unmarshal(data, &p.MarkerPart) != nil {
+			return nil, false
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, false
+		}
+		out[path] = b
+	}
+	return out, true
+}
+
+// part is a root package's part of its module's role: its markers, and
+// whether it is a package of the model (the module's default role is
+// then owned by the module, as roles makes it).
+type part struct {
+	ctrun.MarkerPart
+	Model bool `json:"model,omitempty"`
+}
+
+// replayedOwners are, by module directory, the owner roles gives the
+// default role of a module with a package of the model among the
+// replayed ones.
+func replayedOwners(c *gen.Context) (map[string]string, bool) {
+	out := map[string]string{}
+	for _, rp := range c.Replayed(Name) {
+		var p part
+		if json.Unmarshal(rp.Data, &p) != nil {
+			return nil, false
+		}
+		if p.Model {
+			out[model.ModuleRoot(filepath.Dir(p.File))] = gen.ModuleOwner(p.Module)
+		}
+	}
+	return out, true
+}
+
+// defaultRoles: no package of the model sets roleName, rolePaths,
+// roleFile or an rbacDir of its own.
+func defaultRoles(c *gen.Context) bool {
+	for _, pk := range c.Model.Packages {
+		s, cfg := gen.Own(c.Config(pk), Settings{}), c.Config(pk)
+		if s != (Settings{}) || filepath.Clean(cfg.RBACDir) != filepath.Join("config", "rbac") {
+			return false
+		}
+	}
+	return true
 }
 
 // role is one role file of a module and what makes it.

@@ -23,6 +23,7 @@ package webhookconfig
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"sort"
 
@@ -65,7 +66,15 @@ func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		return ctrun.Generate(c.Model, "webhook", g.Artifacts.Read, []ctrun.Job{{Generator: *g.ControllerGen, Place: g.Artifacts.Place}})
 	}
 	var jobs []ctrun.Job
-	dirs, groups := ctrun.ByModule(c.Model)
+	roots, ok := ctrun.Roots(c, Name)
+	replayed, rok := replayedServed(c)
+	if len(c.Replayed(Name)) > 0 && (!ok || !rok || !defaultDirs(c)) {
+		// the incremental run starts again as a full one
+		var diags model.Diagnostics
+		diags.Errorf(model.Pos{}, "webhookconfig: the recorded part of a package cannot be replayed")
+		return nil, diags
+	}
+	dirs, groups := ctrun.ByRoots(roots)
 	for _, dir := range dirs {
 		if dir == "" {
 			continue
@@ -75,10 +84,95 @@ func (g Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 			Generator: ctwebhook.Generator{},
 			Roots:     groups[dir],
 			Place:     func(o ctrun.Output) (string, string) { return filepath.Join(out, o.Name), owner },
-			Check:     func(o ctrun.Output) model.Diagnostics { return Collisions(o.Data, served) },
+			Check: func(o ctrun.Output) model.Diagnostics {
+				return append(Collisions(o.Data, served), replayedCollisions(o.Data, replayed)...)
+			},
 		})
 	}
 	return ctrun.Generate(c.Model, "webhook", nil, jobs)
+}
+
+// part is a root package's part of its module's manifests.yaml
+// (gen.Replayer): its webhook markers, and the webhooks modelgen generates
+// for its kinds, which no marker may name.
+type part struct {
+	ctrun.MarkerPart
+	Served []servedHook `json:"served,omitempty"`
+}
+
+type servedHook struct {
+	Name string `json:"name"`
+	Path string `json:"path,omitempty"`
+}
+
+// Parts are each root package's webhook markers and served webhooks, when
+// no package of the run sets a webhookDir of its own.
+func (g Generator) Parts(c *gen.Context) (map[string][]byte, bool) {
+	if g.ControllerGen != nil || !defaultDirs(c) {
+		return nil, false
+	}
+	marks, ok := ctrun.Parts(c.Model.Loaded, ctwebhook.Generator{})
+	if !ok {
+		return nil, false
+	}
+	hooks := map[string][]servedHook{}
+	for _, pk := range c.Model.Packages {
+		for _, s := range served.ServedBy(c, pk) {
+			hooks[pk.Path] = append(hooks[pk.Path], servedHook{Name: s.Name, Path: s.Path})
+		}
+	}
+	out := map[string][]byte{}
+	for path, data := range marks {
+		var p part
+		if json.Unmarshal(data, &p.MarkerPart) != nil {
+			return nil, false
+		}
+		p.Served = hooks[path]
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, false
+		}
+		out[path] = b
+	}
+	return out, true
+}
+
+// defaultDirs: no package of the model sets a webhookDir of its own.
+func defaultDirs(c *gen.Context) bool {
+	for _, pk := range c.Model.Packages {
+		if filepath.Clean(served.Of(c.Config(pk)).WebhookDir) != filepath.Clean(served.DefaultDir) {
+			return false
+		}
+	}
+	return true
+}
+
+// replayedServed are the replayed packages' served webhooks.
+func replayedServed(c *gen.Context) ([]servedHook, bool) {
+	var out []servedHook
+	for _, rp := range c.Replayed(Name) {
+		var p part
+		if json.Unmarshal(rp.Data, &p) != nil {
+			return nil, false
+		}
+		out = append(out, p.Served...)
+	}
+	return out, true
+}
+
+// replayedCollisions is an error when a marker's webhook has the name or
+// the path of a replayed package's generated webhook: the incremental run
+// starts again as a full one, which names the kind.
+func replayedCollisions(data []byte, replayed []servedHook) model.Diagnostics {
+	var diags model.Diagnostics
+	for _, w := range markerWebhooks(data) {
+		for _, s := range replayed {
+			if w.name == s.Name || w.path != "" && w.path == s.Path {
+				diags.Errorf(model.Pos{}, "+kubebuilder:webhook %s collides with a webhook modelgen generates", w.name)
+			}
+		}
+	}
+	return diags
 }
 
 func servedIn(c *gen.Context, dir string) []served.Served {

@@ -46,7 +46,7 @@ import (
 )
 
 // format is the record layout's version; a record of another is a miss.
-const format = 2
+const format = 3
 
 // Bounds on what the cache reads: a record, and a generated file it
 // compares (a larger one is a miss, and the run compares it itself).
@@ -125,7 +125,8 @@ type Record struct {
 	// (its files, diagnostics and declared outputs), so that a run after a
 	// change in some packages redoes those and replays the others; nil
 	// when the run could not be split by package (a file generated from
-	// the whole module, a diagnostic outside every root): a change then
+	// the whole module by a backend that cannot replay a package's part
+	// of it, a diagnostic outside every root): a change then
 	// redoes everything.
 	Packages []Package
 	// Shared is the digest of the sums of the files the run read that are
@@ -163,6 +164,11 @@ type Package struct {
 	// Types, Fields and Checks count the package's types, their fields
 	// and their constraints (the run's summary).
 	Types, Fields, Checks int
+	// Parts are the package's parts of the files generated from its whole
+	// module (gen.Replayer: its +kubebuilder:rbac markers in the role),
+	// by backend name: a run that replays the package re-renders those
+	// files from them.
+	Parts map[string]json.RawMessage `json:",omitempty"`
 }
 
 // recordPrefix starts the name of every file the cache writes: its records

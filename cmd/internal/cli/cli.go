@@ -187,6 +187,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if len(res.Replayed) > 0 {
 		replayedRuns.Add(1)
 	}
+	lastReplayed.Store(int64(len(res.Replayed)))
 	for _, d := range res.Diags {
 		fmt.Fprintln(stderr, d)
 	}
@@ -241,6 +242,10 @@ var cacheHits atomic.Int64
 // replayedRuns counts the incremental runs: those that replayed some
 // packages (for the tests).
 var replayedRuns atomic.Int64
+
+// lastReplayed is how many packages the last generate run replayed (for
+// the tests).
+var lastReplayed atomic.Int64
 
 // cacheKey names the record of a command line: the working directory, the
 // patterns and every flag that decides what is generated. The flags left

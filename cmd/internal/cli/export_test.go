@@ -39,3 +39,6 @@ var ControllerToolsVersion = all.ControllerToolsVersion
 // ReplayedRuns counts the generate runs that replayed some packages'
 // recorded part (an incremental run).
 func ReplayedRuns() int64 { return replayedRuns.Load() }
+
+// LastReplayed is how many packages the last generate run replayed.
+func LastReplayed() int64 { return lastReplayed.Load() }

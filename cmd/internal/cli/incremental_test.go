@@ -46,17 +46,7 @@ func TestIncrementalRunWritesWhatAFullRunWrites(t *testing.T) {
 	}
 	dir, gen := incrementalProject(t)
 	file := func(parts ...string) string { return filepath.Join(append([]string{dir, "api"}, parts...)...) }
-	cases := []struct {
-		name   string
-		change func(t *testing.T)
-		// incremental: the run replays some packages (else it is a full one)
-		incremental bool
-		// moved is a file (relative to dir) the change must show in, want
-		// what it must hold
-		moved, want string
-		// gone is a file (relative to dir) the run must remove
-		gone string
-	}{
+	cases := []incrementalCase{
 		{name: "a tag in a package no other imports", change: func(t *testing.T) {
 			testkit.Edit(t, file("e", "v1", "types.go"), "max=40", "max=41")
 		}, incremental: true, moved: "config/crd/bases/e.example.com_epsilons.yaml", want: "maxLength: 41"},
@@ -104,6 +94,114 @@ func TestIncrementalRunWritesWhatAFullRunWrites(t *testing.T) {
 			testkit.WriteFile(t, file("c", "v1", "modelgen.yaml"), "agree: true\ntitle: Gammas moved\n")
 		}, moved: "api/c/v1/openapi.yaml", want: "title: Gammas moved"},
 	}
+	sameAsFullRuns(t, dir, gen, cases)
+}
+
+// controllerProject is incrementalProject shaped as a kubebuilder
+// project (testdata/incrementalmod over testdata/incremental): a
+// controller package that imports every API package and carries
+// +kubebuilder:rbac markers, a webhook package with a
+// +kubebuilder:webhook marker, and a main package; generate runs on
+// ./..., so the run writes the operator's role and the webhook
+// configuration, files of the whole module.
+func controllerProject(t *testing.T) (dir string, gen func(extra ...string) result) {
+	t.Helper()
+	dir = t.TempDir()
+	testkit.CopyTree(t, filepath.Join("testdata", "incremental"), dir)
+	testkit.CopyTree(t, filepath.Join("testdata", "incrementalmod"), dir)
+	testkit.ModuleWithRequirements(t, dir, "example.com/incremental")
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("MODELGEN_CACHE", filepath.Join(t.TempDir(), "cache"))
+	gen = func(extra ...string) result {
+		return run(append(append([]string{"generate", "-q"}, extra...), "-C", dir, "./...")...)
+	}
+	for range 2 {
+		if r := withoutCache(t, gen); r.code != cli.ExitOK {
+			t.Fatalf("settling run: %v", r)
+		}
+	}
+	age(t, dir)
+	if r := gen(); r.code != cli.ExitOK {
+		t.Fatalf("recording run: %v", r)
+	}
+	return dir, gen
+}
+
+// TestIncrementalRunRebuildsTheModuleFiles: in a kubebuilder-shaped
+// project, a run after a change in some packages re-renders the operator's
+// role and the webhook configuration from the loaded packages' markers and
+// the replayed packages' recorded parts, and leaves the tree, and prints,
+// what a full run does: after an rbac marker changed in the controller,
+// after a tag changed in an API package the controller imports (the
+// controller is loaded again, the other API packages are not), and after
+// a webhook marker changed.
+func TestIncrementalRunRebuildsTheModuleFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module many times (-short)")
+	}
+	dir, gen := controllerProject(t)
+	controller := filepath.Join(dir, "internal", "controller", "controller.go")
+	webhook := filepath.Join(dir, "internal", "webhook", "v1", "webhook.go")
+	sameAsFullRuns(t, dir, gen, []incrementalCase{
+		{name: "an rbac marker of the controller", change: func(t *testing.T) {
+			testkit.Edit(t, controller, "resources=events,verbs=create;patch", "resources=events;configmaps,verbs=create;patch")
+		}, incremental: true, moved: "config/rbac/role.yaml", want: "- configmaps"},
+		{name: "a tag of an API package the controller imports", change: func(t *testing.T) {
+			testkit.Edit(t, filepath.Join(dir, "api", "e", "v1", "types.go"), "max=40", "max=41")
+		}, incremental: true, moved: "config/crd/bases/e.example.com_epsilons.yaml", want: "maxLength: 41"},
+		{name: "a webhook marker", change: func(t *testing.T) {
+			testkit.Edit(t, webhook, "failurePolicy=fail", "failurePolicy=ignore")
+		}, incremental: true, moved: "config/webhook/manifests.yaml", want: "failurePolicy: Ignore"},
+		{name: "an rbac marker of the webhook package removed", change: func(t *testing.T) {
+			testkit.Edit(t, webhook, "// +kubebuilder:rbac:groups=a.example.com,resources=alphas/finalizers,verbs=update\n", "")
+		}, incremental: true},
+	})
+}
+
+// TestARunAfterAnAPIChangeLoadsFewPackages: after a tag changed in one API
+// package of a kubebuilder-shaped project, the run loads that package and
+// the packages that import it (the controller, the main package) and
+// replays the others, although the controller imports them all and every
+// run writes the module's role and webhook configuration.
+func TestARunAfterAnAPIChangeLoadsFewPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module (-short)")
+	}
+	dir, gen := controllerProject(t)
+	testkit.Edit(t, filepath.Join(dir, "api", "e", "v1", "types.go"), "max=40", "max=41")
+	age(t, dir)
+	if r := gen(); r.code != cli.ExitOK {
+		t.Fatal(r)
+	}
+	// nine roots: six API packages, the controller, the webhook package,
+	// main; e, the controller and main are loaded
+	if got := cli.LastReplayed(); got != 6 {
+		t.Errorf("the run replayed %d packages, want 6 (all but api/e/v1, the controller and main)", got)
+	}
+}
+
+// incrementalCase is a change after which an incremental run must do what
+// a full run does.
+type incrementalCase struct {
+	name   string
+	change func(t *testing.T)
+	// incremental: the run replays some packages (else it is a full one)
+	incremental bool
+	// moved is a file (relative to dir) the change must show in, want
+	// what it must hold
+	moved, want string
+	// gone is a file (relative to dir) the run must remove
+	gone string
+}
+
+// sameAsFullRuns applies the cases in turn on the recorded project in dir
+// and compares each run (incremental or not, as the case says) with a
+// full run (the cache off) from the same tree: every byte of the tree,
+// stdout and stderr. The record the last run leaves must be whole: a run
+// with nothing to change then skips the backends.
+func sameAsFullRuns(t *testing.T, dir string, gen func(extra ...string) result, cases []incrementalCase) {
+	t.Helper()
 	saved := t.TempDir()
 	for _, c := range cases {
 		c.change(t)
