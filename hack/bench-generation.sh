@@ -115,6 +115,53 @@ measure() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
+# incremental_rounds DIR CACHE FILE... -- KEY...: ROUNDS rounds of modelgen
+# generate ./... in DIR with its run record in CACHE, the keys alternated:
+# key full is a run with the cache off, any other key first calls
+# edit_KEY ROUND (which changes one input and dates it a minute back, so the
+# record's two-second settling window has passed) and then a run that finds
+# the record and must write something. It settles first: a full run, the
+# FILEs dated back, a run that leaves a record. incremental_row gets the
+# medians, time and RSS for each key in order.
+incremental_rounds() {
+	local dir=$1 cache=$2 i k r files=()
+	shift 2
+	while [ "$1" != -- ]; do files+=("$1"); shift; done
+	shift
+	local keys=("$@")
+	local -A t m
+	export MODELGEN_CACHE=$cache
+	(cd "$dir" && MODELGEN_CACHE=off "$mg" generate -q ./... >/dev/null 2>&1) || true
+	touch -d '1 minute ago' "${files[@]}"
+	(cd "$dir" && "$mg" generate -q ./... >/dev/null 2>&1) || true
+	for i in $(seq "$rounds"); do
+		for k in "${keys[@]}"; do
+			if [ "$k" = full ]; then
+				r=$(MODELGEN_CACHE=off measure "$dir" "$mg" generate -q ./...)
+			else
+				"edit_$k" "$i"
+				r=$(measure "$dir" "$mg" generate -q ./...)
+				grep -q '^modelgen: .* [1-9][0-9]* files written' "$work/out" ||
+					echo "bench-generation: the $k run wrote nothing: $(tail -1 "$work/out")" >&2
+			fi
+			t[$k]="${t[$k]:-} ${r% *}"
+			m[$k]="${m[$k]:-} ${r#* }"
+		done
+	done
+	export MODELGEN_CACHE=off
+	incremental_row=()
+	for k in "${keys[@]}"; do
+		incremental_row+=("$(echo "${t[$k]}" | tr ' ' '\n' | grep . | median)" "$(echo "${m[$k]}" | tr ' ' '\n' | grep . | median)")
+	done
+}
+
+# bump_max_length FILE ROUND: the first MaxLength marker of FILE becomes
+# 100+ROUND (a tag change of one package), FILE dated a minute back
+bump_max_length() {
+	sed -i "0,/MaxLength=[0-9]*/s//MaxLength=$((100 + $2))/" "$1"
+	touch -d '1 minute ago' "$1"
+}
+
 # bench NAME DIR PATTERN [CRD]: the four contenders, ROUNDS rounds, one
 # table row each; CRD is controller-gen's crd generator with its options
 # ("crd" unless given: KubeRay's float fields need allowDangerousTypes)
@@ -248,39 +295,12 @@ EOF
 		kinds 20 >"$idir/api/p$p/v1/types.go"
 	done
 	(cd "$idir" && go mod tidy >/dev/null 2>&1 && go build ./...)
-	declare -A it im
-	ikeys=(full incremental)
-	export MODELGEN_CACHE=$work/incrcache
-	edited=$idir/api/p25/v1/types.go
-	# settle, then a record (the inputs are older than two seconds by then)
-	(cd "$idir" && MODELGEN_CACHE=off "$mg" generate -q ./... >/dev/null 2>&1) || true
-	touch -d '1 minute ago' "$edited"
-	(cd "$idir" && "$mg" generate -q ./... >/dev/null 2>&1) || true
-	for i in $(seq "$rounds"); do
-		for k in "${ikeys[@]}"; do
-			case $k in
-			full) r=$(MODELGEN_CACHE=off measure "$idir" "$mg" generate -q ./...) ;;
-			incremental)
-				sed -i "0,/MaxLength=[0-9]*/s//MaxLength=$((100 + i))/" "$edited"
-				touch -d '1 minute ago' "$edited"
-				r=$(measure "$idir" "$mg" generate -q ./...)
-				grep -q '^modelgen: .* [1-9][0-9]* files written' "$work/out" ||
-					echo "bench-generation: the incremental run wrote nothing: $(tail -1 "$work/out")" >&2
-				;;
-			esac
-			it[$k]="${it[$k]:-} ${r% *}"
-			im[$k]="${im[$k]:-} ${r#* }"
-		done
-	done
-	export MODELGEN_CACHE=off
+	edit_incremental() { bump_max_length "$idir/api/p25/v1/types.go" "$1"; }
+	incremental_rounds "$idir" "$work/incrcache" "$idir/api/p25/v1/types.go" -- full incremental
 	echo
 	echo "| incremental, 50 packages of 20 kinds | modelgen, cache off (full run) | modelgen, one package's tag changed (record found) | incremental / full |"
 	echo "|---|---:|---:|---:|"
-	row=()
-	for k in "${ikeys[@]}"; do
-		row+=("$(echo "${it[$k]}" | tr ' ' '\n' | grep . | median)" "$(echo "${im[$k]}" | tr ' ' '\n' | grep . | median)")
-	done
-	awk -v r="${row[*]}" 'BEGIN {
+	awk -v r="${incremental_row[*]}" 'BEGIN {
 		split(r, v, " ")
 		printf "| medians of the rounds | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS |\n", v[1], v[2], v[3], v[4], v[3] / v[1], v[4] / v[2]
 	}'
@@ -345,44 +365,16 @@ import (
 func main() { fmt.Println(len(controller.Kinds), webhookv1.Defaulter{}) }
 EOF
 	(cd "$kdir" && go build ./...)
-	declare -A kt km
-	kkeys=(full api rbac)
-	export MODELGEN_CACHE=$work/incrcache-kb
-	kedited=$kdir/api/p25/v1/types.go
-	kctrl=$kdir/internal/controller/controller.go
-	(cd "$kdir" && MODELGEN_CACHE=off "$mg" generate -q ./... >/dev/null 2>&1) || true
-	touch -d '1 minute ago' "$kedited" "$kctrl"
-	(cd "$kdir" && "$mg" generate -q ./... >/dev/null 2>&1) || true
-	for i in $(seq "$rounds"); do
-		for k in "${kkeys[@]}"; do
-			case $k in
-			full) r=$(MODELGEN_CACHE=off measure "$kdir" "$mg" generate -q ./...) ;;
-			api | rbac)
-				if [ "$k" = api ]; then
-					sed -i "0,/MaxLength=[0-9]*/s//MaxLength=$((100 + i))/" "$kedited"
-					touch -d '1 minute ago' "$kedited"
-				else
-					sed -i "s/resources=events[a-z0-9;]*,/resources=events;configmaps$i,/" "$kctrl"
-					touch -d '1 minute ago' "$kctrl"
-				fi
-				r=$(measure "$kdir" "$mg" generate -q ./...)
-				grep -q '^modelgen: .* [1-9][0-9]* files written' "$work/out" ||
-					echo "bench-generation: the $k run wrote nothing: $(tail -1 "$work/out")" >&2
-				;;
-			esac
-			kt[$k]="${kt[$k]:-} ${r% *}"
-			km[$k]="${km[$k]:-} ${r#* }"
-		done
-	done
-	export MODELGEN_CACHE=off
+	edit_api() { bump_max_length "$kdir/api/p25/v1/types.go" "$1"; }
+	edit_rbac() {
+		sed -i "s/resources=events[a-z0-9;]*,/resources=events;configmaps$1,/" "$kdir/internal/controller/controller.go"
+		touch -d '1 minute ago' "$kdir/internal/controller/controller.go"
+	}
+	incremental_rounds "$kdir" "$work/incrcache-kb" "$kdir/api/p25/v1/types.go" "$kdir/internal/controller/controller.go" -- full api rbac
 	echo
 	echo "| incremental, kubebuilder-shaped (50 API packages, a controller importing them with rbac markers, a webhook) | modelgen, cache off (full run) | one API package's tag changed | an rbac marker changed | API / full | rbac / full |"
 	echo "|---|---:|---:|---:|---:|---:|"
-	row=()
-	for k in "${kkeys[@]}"; do
-		row+=("$(echo "${kt[$k]}" | tr ' ' '\n' | grep . | median)" "$(echo "${km[$k]}" | tr ' ' '\n' | grep . | median)")
-	done
-	awk -v r="${row[*]}" 'BEGIN {
+	awk -v r="${incremental_row[*]}" 'BEGIN {
 		split(r, v, " ")
 		printf "| medians of the rounds | %.2f s, %d MiB | %.2f s, %d MiB | %.2f s, %d MiB | **%.2f×** time, **%.2f×** RSS | **%.2f×** time, **%.2f×** RSS |\n", v[1], v[2], v[3], v[4], v[5], v[6], v[3] / v[1], v[4] / v[2], v[5] / v[1], v[6] / v[2]
 	}'

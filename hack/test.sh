@@ -62,7 +62,7 @@ fi
 
 echo "== go test" >&2
 for m in "${modules[@]}"; do
-	(cd "$m" && go test -count=1 ./...)
+	(cd "$m" && go test -count=1 -timeout 20m ./...)
 done
 
 # The upstream tier: controller-gen and modelgen side by side on real API

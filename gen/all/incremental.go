@@ -48,6 +48,27 @@ type partial struct {
 	data  map[int][]byte
 }
 
+// settings are the recorded run's setting files (each package's
+// modelgen.yaml, the header files), but those in the directory of a
+// recorded package go list no longer lists: a full run over the same tree
+// reads the same ones, so the record this run leaves is one its lookup
+// finds whole.
+func (pl *partial) settings() []string {
+	goneDirs := map[string]bool{}
+	for _, rp := range pl.rec.Packages {
+		if !pl.listed[rp.Path] && rp.Dir != "" {
+			goneDirs[rp.Dir] = true
+		}
+	}
+	var out []string
+	for _, p := range slices.Sorted(maps.Keys(pl.rec.Settings)) {
+		if !goneDirs[filepath.Dir(p)] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // ownFiles are the files go list gives for a root package itself.
 func ownFiles(p *loader.Package) []string {
 	var out []string

@@ -1,8 +1,9 @@
 package all
 
 import (
-	"maps"
-	"slices"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
@@ -238,7 +239,7 @@ func (r Run) partial(m *model.Model, configs map[string]gen.Config, diags model.
 	if r.Inputs != nil {
 		inputs = r.Inputs(m, configs)
 	}
-	inputs = append(inputs, slices.Sorted(maps.Keys(plan.rec.Settings))...)
+	inputs = append(inputs, plan.settings()...)
 	cache := lookup(h, inputs, start)
 	if cache == nil || cache.hit {
 		return res, false
@@ -330,7 +331,7 @@ func (r Run) head(m *model.Model, configs map[string]gen.Config, files []gen.Fil
 // An incremental run adds the replayed packages' recorded part (clean),
 // so that its scope is a full run's.
 func (r Run) scope(m *model.Model, configs map[string]gen.Config, roots []*loader.Package, clean []runcache.Package) writer.Scope {
-	sc := writer.Scope{Packages: map[string]string{}, Outputs: gen.Declared(m, configs, Backends()), Modules: wholeModules(roots, r.Load.Dir, r.Load.Patterns)}
+	sc := writer.Scope{Packages: map[string]string{}, Outputs: gen.Declared(m, configs, Backends()), Modules: wholeModules(roots, r.Load.Dir, r.Load.Patterns), Covered: covered(roots, r.Load.Dir, r.Load.Patterns)}
 	for _, pk := range m.Packages {
 		sc.Packages[pk.Path] = pk.Dir
 		if pk.ModDir != "" {
@@ -433,6 +434,50 @@ func wholeModules(roots []*loader.Package, dir string, patterns []string) map[st
 		}
 	}
 	return out
+}
+
+// covered reports whether one of the patterns, run in dir, names the
+// package of an import path in the module of one of the roots
+// (gen.Covers), and not in a module nested below that one: the packages
+// whose earlier output the run may call its own, loaded or not.
+func covered(roots []*loader.Package, dir string, patterns []string) func(string) bool {
+	mods := map[string]string{} // module path -> root directory
+	for _, r := range roots {
+		if r.Module != nil && r.Module.Path != "" && r.Module.Dir != "" {
+			mods[r.Module.Path] = r.Module.Dir
+		}
+	}
+	return func(path string) bool {
+		for modPath, modDir := range mods {
+			target := "."
+			if path != modPath {
+				rest, ok := strings.CutPrefix(path, modPath+"/")
+				if !ok || nestedModule(modDir, rest) {
+					continue
+				}
+				target = "./" + rest
+			}
+			for _, p := range patterns {
+				if gen.Covers(p, dir, modPath, modDir, target) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// nestedModule reports whether a directory on the way from modDir down to
+// its subdirectory rel (which need not exist) holds a go.mod of its own.
+func nestedModule(modDir, rel string) bool {
+	d := modDir
+	for _, part := range strings.Split(rel, "/") {
+		d = filepath.Join(d, part)
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // CoversModule reports whether a package pattern, run in dir, names every

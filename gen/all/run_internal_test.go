@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/internal/testkit"
 	"github.com/modelgen/modelgen/internal/typecheck"
@@ -52,5 +55,32 @@ func TestTypeCheckStartsAfterTheBackends(t *testing.T) {
 	}
 	if !ranFirst {
 		t.Error("the type check started before the backends ran")
+	}
+}
+
+// TestCoveredNamesThePatternsPackages: the packages whose earlier output a
+// run may remove are those its patterns name in a root's module, whether
+// or not they are still there, and not those of a module nested in it.
+func TestCoveredNamesThePatternsPackages(t *testing.T) {
+	mod := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(mod, "tools", "go.mod"), "module example.com/m/tools\n")
+	roots := []*loader.Package{{Package: &packages.Package{Module: &packages.Module{Path: "example.com/m", Dir: mod}}}}
+	for _, c := range []struct {
+		patterns []string
+		path     string
+		want     bool
+	}{
+		{[]string{"./api/..."}, "example.com/m/api/gone/v1", true},
+		{[]string{"./api/..."}, "example.com/m/internal/controller", false},
+		{[]string{"./api/v1"}, "example.com/m/api/v2", false},
+		{[]string{"./api/v1", "./api/v2"}, "example.com/m/api/v2", true},
+		{[]string{"./..."}, "example.com/m", true},
+		{[]string{"./..."}, "example.com/m/tools/gen", false},
+		{[]string{"./..."}, "example.com/other/api/v1", false},
+		{[]string{"example.com/m/api/..."}, "example.com/m/api/v1", true},
+	} {
+		if got := covered(roots, mod, c.patterns)(c.path); got != c.want {
+			t.Errorf("patterns %v, %s: covered %v, want %v", c.patterns, c.path, got, c.want)
+		}
 	}
 }

@@ -193,17 +193,23 @@ func TestCheckedInGeneratedFilesStay(t *testing.T) {
 	}
 }
 
+// cacheOnly gives the test an empty build cache holding only the given
+// package compiled (and what it imports), with the export data on.
+func cacheOnly(t *testing.T, pkg string) {
+	t.Helper()
+	t.Setenv("GOCACHE", t.TempDir())
+	t.Setenv("MODELGEN_EXPORTDATA", "")
+	if out, err := exec.Command("go", "build", pkg).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+}
+
 // TestExportDataOnlyFromTheCache: a dependency the build cache holds
 // compiled is read from its export data, one it does not hold is checked
 // from source, and the check's go list compiles nothing (the package that
 // was not cached still is not).
 func TestExportDataOnlyFromTheCache(t *testing.T) {
-	cache := t.TempDir()
-	t.Setenv("GOCACHE", cache)
-	t.Setenv("MODELGEN_EXPORTDATA", "")
-	if out, err := exec.Command("go", "build", "unicode/utf8").CombinedOutput(); err != nil {
-		t.Fatalf("go build unicode/utf8: %v\n%s", err, out)
-	}
+	cacheOnly(t, "unicode/utf8")
 	m, dir := scratch(t, "package scratch\n\nimport (\n\t\"container/list\"\n\t\"unicode/utf8\"\n)\n\n"+
 		"// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tName string `json:\"name\"`\n}\n\n"+
 		"var _ = list.New\n\n// Width is the width of the name.\nfunc (w Widget) Width() int { return utf8.RuneCountInString(w.Name) }\n")
@@ -242,11 +248,7 @@ func TestExportDataOnlyFromTheCache(t *testing.T) {
 // the packages are listed (Prefetch, during the load) is the one the check
 // reads: it runs no go list -export of its own.
 func TestPrefetchedExportDataIsUsed(t *testing.T) {
-	t.Setenv("GOCACHE", t.TempDir())
-	t.Setenv("MODELGEN_EXPORTDATA", "")
-	if out, err := exec.Command("go", "build", "unicode/utf8").CombinedOutput(); err != nil {
-		t.Fatalf("go build unicode/utf8: %v\n%s", err, out)
-	}
+	cacheOnly(t, "unicode/utf8")
 	log := testkit.ExportListLog(t)
 	dir := t.TempDir()
 	testkit.UTF8Module(t, dir)
@@ -281,11 +283,7 @@ func TestPrefetchedExportDataIsUsed(t *testing.T) {
 // generated code imports (math/bits) is read when the check asks for it,
 // and a wrong use of it is an error.
 func TestExportDataOfImportsOnly(t *testing.T) {
-	t.Setenv("GOCACHE", t.TempDir())
-	t.Setenv("MODELGEN_EXPORTDATA", "")
-	if out, err := exec.Command("go", "build", "math").CombinedOutput(); err != nil {
-		t.Fatalf("go build math: %v\n%s", err, out)
-	}
+	cacheOnly(t, "math")
 	m, dir := scratch(t, "package scratch\n\nimport \"math\"\n\n"+
 		"// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tSize float64 `json:\"size\"`\n}\n\n"+
 		"// Bits are the size's bits.\nfunc (w Widget) Bits() uint64 { return math.Float64bits(w.Size) }\n")

@@ -80,6 +80,12 @@ type Scope struct {
 	// (gen.ModuleOwner), since a run of some packages cannot tell whether
 	// the others would still generate it.
 	Modules map[string]bool
+	// Covered, when set, reports whether the run's patterns name a package
+	// of the given import path that is not one of Packages (a package
+	// removed, or left without Go files or model types): generated YAML
+	// whose header names it is an orphan too, so that an API package
+	// removed leaves no CRD, document or policy behind.
+	Covered func(importPath string) bool
 	// Roots are the module roots of the packages: generated YAML whose
 	// header names one of the packages is looked for anywhere below them
 	// (see walkYAML), so that output a moved directory left behind is
@@ -217,7 +223,7 @@ func (sc Scope) isOrphan(path, name string, inPackageDir bool) bool {
 			return sc.Modules[module]
 		}
 		_, ours := sc.Packages[m[2]]
-		return ours
+		return ours || sc.Covered != nil && sc.Covered(m[2])
 	}
 	return false
 }

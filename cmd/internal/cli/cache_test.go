@@ -34,18 +34,25 @@ func cacheProject(t testing.TB) (dir string, gen func(extra ...string) result) {
 }
 
 // settledProject copies testdata/<name> into the module of the given
-// path, with a cache directory of its own, settled by two runs with the
-// cache off and dated an hour back; gen runs generate -q over ./api/....
+// path and settles it (settle) for generate -q over ./api/....
 func settledProject(t testing.TB, name, module string) (dir string, gen func(extra ...string) result) {
 	t.Helper()
 	dir = t.TempDir()
 	testkit.CopyTree(t, filepath.Join("testdata", name), dir)
+	return dir, settle(t, dir, module, "./api/...")
+}
+
+// settle makes dir the module of the given path, with a cache directory
+// of its own, settled by two runs with the cache off and dated an hour
+// back; gen runs generate -q over pattern.
+func settle(t testing.TB, dir, module, pattern string) (gen func(extra ...string) result) {
+	t.Helper()
 	testkit.ModuleWithRequirements(t, dir, module)
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("MODELGEN_CACHE", filepath.Join(t.TempDir(), "cache"))
 	gen = func(extra ...string) result {
-		return run(append(append([]string{"generate", "-q"}, extra...), "-C", dir, "./api/...")...)
+		return run(append(append([]string{"generate", "-q"}, extra...), "-C", dir, pattern)...)
 	}
 	// two runs with the cache off settle go.mod: -mod=mod adds what the
 	// fixture requires, and then what the generated files import (a run
@@ -56,7 +63,7 @@ func settledProject(t testing.TB, name, module string) (dir string, gen func(ext
 		}
 	}
 	age(t, dir)
-	return dir, gen
+	return gen
 }
 
 // age dates every file below dir an hour back.

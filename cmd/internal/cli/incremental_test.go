@@ -80,7 +80,7 @@ func TestIncrementalRunWritesWhatAFullRunWrites(t *testing.T) {
 			if err := os.RemoveAll(file("e")); err != nil {
 				t.Fatal(err)
 			}
-		}, incremental: true},
+		}, incremental: true, gone: "config/crd/bases/e.example.com_epsilons.yaml"},
 		{name: "a package added", change: func(t *testing.T) {
 			testkit.WriteFile(t, file("f", "v1", "types.go"), strings.ReplaceAll(strings.ReplaceAll(testkit.ReadFile(t, filepath.Join("testdata", "incremental", "api", "e", "v1", "types.go")), "Epsilon", "Phi"), "e.example.com", "f.example.com"))
 		}, incremental: true, moved: "api/f/v1/zz_generated.deepcopy.go", want: "func (in *Phi) DeepCopyObject()"},
@@ -109,19 +109,7 @@ func controllerProject(t *testing.T) (dir string, gen func(extra ...string) resu
 	dir = t.TempDir()
 	testkit.CopyTree(t, filepath.Join("testdata", "incremental"), dir)
 	testkit.CopyTree(t, filepath.Join("testdata", "incrementalmod"), dir)
-	testkit.ModuleWithRequirements(t, dir, "example.com/incremental")
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("MODELGEN_CACHE", filepath.Join(t.TempDir(), "cache"))
-	gen = func(extra ...string) result {
-		return run(append(append([]string{"generate", "-q"}, extra...), "-C", dir, "./...")...)
-	}
-	for range 2 {
-		if r := withoutCache(t, gen); r.code != cli.ExitOK {
-			t.Fatalf("settling run: %v", r)
-		}
-	}
-	age(t, dir)
+	gen = settle(t, dir, "example.com/incremental", "./...")
 	if r := gen(); r.code != cli.ExitOK {
 		t.Fatalf("recording run: %v", r)
 	}
@@ -254,19 +242,7 @@ func BenchmarkIncrementalRun(b *testing.B) {
 	for p := 1; p <= 50; p++ {
 		testkit.WriteFile(b, filepath.Join(dir, "api", fmt.Sprintf("p%02d", p), "v1", "types.go"), benchPackage(p, 20))
 	}
-	testkit.ModuleWithRequirements(b, dir, "example.com/bench")
-	b.Setenv("GOWORK", "off")
-	b.Setenv("GOFLAGS", "-mod=mod")
-	b.Setenv("MODELGEN_CACHE", filepath.Join(b.TempDir(), "cache"))
-	gen := func(extra ...string) result {
-		return run(append(append([]string{"generate", "-q"}, extra...), "-C", dir, "./api/...")...)
-	}
-	for range 2 {
-		if r := withoutCache(b, gen); r.code != cli.ExitOK {
-			b.Fatalf("settling run: %v", r)
-		}
-	}
-	age(b, dir)
+	gen := settle(b, dir, "example.com/bench", "./api/...")
 	if r := gen(); r.code != cli.ExitOK {
 		b.Fatalf("recording run: %v", r)
 	}
@@ -312,4 +288,44 @@ func benchPackage(p, kinds int) string {
 		fmt.Fprintf(&s, "// %sList is a list.\n//\n// +kubebuilder:object:root=true\ntype %sList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems           []%s `json:\"items\"`\n}\n\n", k, k, k)
 	}
 	return s.String()
+}
+
+// TestIncrementalRunRebuildsTheAccessPolicies: with two packages whose
+// kinds carry access rules and a tenant key (testdata/incrementalaccess
+// over testdata/incremental), each writes its kind's admission policy and
+// both claim the module's AccessPolicy files (its CRD and default object,
+// named by the first package by path). After a change of access tags, a
+// tenant key removed, a package turned to policy: never and the first
+// claiming package removed, a run that replays the other packages' claims
+// leaves the tree, and prints, what a full run does.
+func TestIncrementalRunRebuildsTheAccessPolicies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole CLI on a scratch module many times (-short)")
+	}
+	dir := t.TempDir()
+	testkit.CopyTree(t, filepath.Join("testdata", "incremental"), dir)
+	testkit.CopyTree(t, filepath.Join("testdata", "incrementalaccess"), dir)
+	gen := settle(t, dir, "example.com/incremental", "./api/...")
+	if r := gen(); r.code != cli.ExitOK {
+		t.Fatalf("recording run: %v", r)
+	}
+	file := func(parts ...string) string { return filepath.Join(append([]string{dir, "api"}, parts...)...) }
+	cases := []incrementalCase{
+		{name: "an access tag changed", change: func(t *testing.T) {
+			testkit.Edit(t, file("h", "v1", "types.go"), `access:"read=*,write=manager"`, `access:"read=*,write=owner"`)
+		}, incremental: true, moved: "config/policy/h.example.com_hotel_access.yaml", want: `variables.tagRoles.exists(r, r in ["owner"]) || variables.overWrites.exists(w,
+      w.exists(p, p in ["*", "spec.rate", "spec"]))`},
+		{name: "a tenant key removed", change: func(t *testing.T) {
+			testkit.Edit(t, file("k", "v1", "types.go"), ` access:"tenant"`, "")
+		}, incremental: true, gone: "config/policy/k.example.com_kiosk_access.yaml"},
+		{name: "a tenant key added", change: func(t *testing.T) {
+			testkit.Edit(t, file("k", "v1", "types.go"), "`json:\"tenant\" validate:\"required,max=63\"`", "`json:\"tenant\" validate:\"required,max=63\" access:\"tenant\"`")
+		}, incremental: true, moved: "config/policy/k.example.com_kiosk_access.yaml", want: "spec.tenant"},
+		{name: "the first package claiming the AccessPolicy files removed", change: func(t *testing.T) {
+			if err := os.RemoveAll(file("h")); err != nil {
+				t.Fatal(err)
+			}
+		}, incremental: true, gone: "config/policy/h.example.com_hotel_access.yaml", moved: "config/policy/modelgen.io_accesspolicies.yaml", want: "kind: CustomResourceDefinition"},
+	}
+	sameAsFullRuns(t, dir, gen, cases)
 }
