@@ -3,7 +3,6 @@ package schema
 import (
 	"sort"
 	"strings"
-	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -43,36 +42,22 @@ func (s *Set) CompileRules(types []*model.Type) model.Diagnostics {
 // A RuleCompiler is CompileRules one type at a time, so that a caller that
 // flattens each type's schema for its own purpose (the CRD backend, one
 // CRD at a time) compiles its rules against that schema and lets it go.
-// Its compilations (Prepare) may run beside each other.
 type RuleCompiler struct {
 	s   *Set
 	env *environment.EnvSet
 	// envs are the environments of older servers, by minor version
-	envs *serverEnvs
+	envs map[uint]*environment.EnvSet
 }
 
 // RuleCompiler returns a compiler of the set's CEL rules.
 func (s *Set) RuleCompiler() *RuleCompiler {
-	return &RuleCompiler{s: s, env: environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()), envs: &serverEnvs{byMinor: map[uint]*environment.EnvSet{}}}
+	return &RuleCompiler{s: s, env: environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()), envs: map[uint]*environment.EnvSet{}}
 }
 
 // Compile compiles the rules of one type's schema, as CompileRules does;
 // flat returns the type's flattened schema (FlattenEmbedded of controller-
 // tools' flattened type), asked for only when the type has rules.
 func (rc *RuleCompiler) Compile(t *model.Type, flat func() *apiext.JSONSchemaProps) model.Diagnostics {
-	if compile := rc.Prepare(t, flat); compile != nil {
-		return compile()
-	}
-	return nil
-}
-
-// Prepare reads what Compile reads of the set's parser (the type's own
-// schema, and flat's schema when the type has rules) and returns the
-// compilation, nil when the type has no rules. The compilation reads
-// nothing of the parser, so it may run on another goroutine while the
-// caller goes on using the parser (which is not safe for concurrent use),
-// beside the other compilations of the same compiler.
-func (rc *RuleCompiler) Prepare(t *model.Type, flat func() *apiext.JSONSchemaProps) func() model.Diagnostics {
 	if t.TypeKind != model.TypeStruct {
 		return nil
 	}
@@ -80,20 +65,10 @@ func (rc *RuleCompiler) Prepare(t *model.Type, flat func() *apiext.JSONSchemaPro
 	if !hasRules(&own) {
 		return nil
 	}
-	flattened := flat()
-	return func() model.Diagnostics {
-		var diags model.Diagnostics
-		c := &ruleCompiler{env: rc.env, diags: &diags, envs: rc.envs}
-		c.walk(&own, flattened, t, t.Root && t.Resource != nil, t.Pos, t.Name)
-		return diags
-	}
-}
-
-// serverEnvs are the environments of older servers, by minor version,
-// each built once.
-type serverEnvs struct {
-	mu      sync.Mutex
-	byMinor map[uint]*environment.EnvSet
+	var diags model.Diagnostics
+	c := &ruleCompiler{env: rc.env, diags: &diags, envs: rc.envs}
+	c.walk(&own, flat(), t, t.Root && t.Resource != nil, t.Pos, t.Name)
+	return diags
 }
 
 // MinKubernetes is the oldest Kubernetes the generated CRDs are for
@@ -106,19 +81,17 @@ type ruleCompiler struct {
 	env   *environment.EnvSet
 	diags *model.Diagnostics
 	// envs are the environments of older servers, by minor version
-	envs *serverEnvs
+	envs map[uint]*environment.EnvSet
 }
 
 // serverEnv is the environment a Kubernetes 1.<minor> server compiles new
 // CRD rules with.
 func (c *ruleCompiler) serverEnv(minor uint) *environment.EnvSet {
-	c.envs.mu.Lock()
-	defer c.envs.mu.Unlock()
-	if e, ok := c.envs.byMinor[minor]; ok {
+	if e, ok := c.envs[minor]; ok {
 		return e
 	}
 	e := environment.MustBaseEnvSet(version.MajorMinor(1, minor-1))
-	c.envs.byMinor[minor] = e
+	c.envs[minor] = e
 	return e
 }
 

@@ -61,7 +61,7 @@ func TestCompileAtMinIsTheServersCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	declType := celmodel.SchemaDeclType(s, true)
-	c := &ruleCompiler{diags: &model.Diagnostics{}, envs: &serverEnvs{byMinor: map[uint]*environment.EnvSet{}}}
+	c := &ruleCompiler{diags: &model.Diagnostics{}, envs: map[uint]*environment.EnvSet{}}
 	got, err := c.compileAtMin(s, declType)
 	if err != nil {
 		t.Fatal(err)

@@ -111,33 +111,22 @@ func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T
 		name  string
 		kept  T
 		diags model.Diagnostics
-		// rules are the diagnostics of the roots' CEL rules
-		rules map[*model.Type]model.Diagnostics
 	}
-	var items []*item
+	var items []item
 	// Verify compiles the rules as this build's API server does; a rule
 	// that needs a newer server than the CRDs' minimum is a warning
 	// (schema.MinKubernetes), the same one the OpenAPI backend gives. The
 	// rules of the roots are compiled against the schemas their CRD is
 	// built from, the others' after the CRDs.
-	//
-	// The parser builds the CRDs one after the other (it is not safe for
-	// concurrent use); what only reads a built CRD (the API server's
-	// validation, the rules' check, keep) runs on the workers, beside the
-	// building of the next: at most checkWorkers CRDs are being checked
-	// at once, and their results are put in the CRDs' order at the end.
 	rules := set.RuleCompiler()
-	work := newWorkers(checkWorkers())
+	ruleDiags := map[*model.Type]model.Diagnostics{}
 	for _, gk := range gks {
 		roots := byGK[gk]
 		flat := flattenRoots(set, gk)
 		set.Parser.NeedCRDFor(gk, c.MaxDescLen())
-		// the roots' rules, compiled against the schemas flattened for
-		// the CRD (nil: no rules)
-		compile := map[*model.Type]func() model.Diagnostics{}
 		for _, t := range roots {
 			if sc, ok := flat[mschema.Ident(t)]; ok {
-				compile[t] = rules.Prepare(t, func() *apiext.JSONSchemaProps { return &sc })
+				ruleDiags[t] = rules.Compile(t, func() *apiext.JSONSchemaProps { return &sc })
 			}
 		}
 		for id := range flat {
@@ -159,50 +148,22 @@ func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T
 		if len(crd.Spec.Versions) == 1 {
 			crd.Spec.Versions[0].Storage = true
 		}
-		it := &item{name: crd.Name, rules: map[*model.Type]model.Diagnostics{}}
-		items = append(items, it)
-		work.Go(func() {
-			r := Result{CRD: crd, Root: roots[0], Roots: roots}
-			d := Verify(r)
-			for t, cc := range compile {
-				var d model.Diagnostics
-				if cc != nil {
-					d = cc()
-				}
-				it.rules[t] = d
-			}
-			kept, kd := keep(r)
-			it.kept, it.diags = kept, append(d, kd...)
-		})
+		r := Result{CRD: crd, Root: roots[0], Roots: roots}
+		d := Verify(r)
+		kept, kd := keep(r)
+		items = append(items, item{name: crd.Name, kept: kept, diags: append(d, kd...)})
 	}
-	work.Wait()
 	sort.SliceStable(items, func(i, j int) bool { return items[i].name < items[j].name })
 	out := make([]T, len(items))
-	ruleDiags := map[*model.Type]model.Diagnostics{}
 	for i, it := range items {
 		out[i] = it.kept
 		diags.Add(it.diags)
-		for t, d := range it.rules {
-			ruleDiags[t] = d
-		}
 	}
-	// the other types' rules: flattened here, one after the other, with a
-	// flattener released with them; compiled on the workers
-	fl := &ctcrd.Flattener{Parser: set.Parser}
-	others := make([]model.Diagnostics, len(types))
-	for i, t := range types {
-		if _, done := ruleDiags[t]; done {
-			continue
-		}
-		if cc := rules.Prepare(t, func() *apiext.JSONSchemaProps { return flatten(fl, mschema.Ident(t)) }); cc != nil {
-			work.Go(func() { others[i] = cc() })
-		}
-	}
-	work.Wait()
-	for i, t := range types {
+	fl := &ctcrd.Flattener{Parser: set.Parser} // the other types', released with them
+	for _, t := range types {
 		d, done := ruleDiags[t]
 		if !done {
-			d = others[i]
+			d = rules.Compile(t, func() *apiext.JSONSchemaProps { return flatten(fl, mschema.Ident(t)) })
 		}
 		for _, w := range d {
 			if w.Severity == model.Warning {
