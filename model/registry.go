@@ -1,18 +1,29 @@
 package model
 
-import "sort"
+import (
+	"sort"
+	"sync"
+	"sync/atomic"
+)
 
 // The registry: every baked-in keyword of validator v10.30 the generator
 // understands, each a typed definition (keywords_*.go). Families share a Go
 // type; each registered value is one keyword. It is built once, from the
 // one list in newRegistry, when the package is initialized; nothing else
-// adds to it.
-var registry = newRegistry()
+// adds to it. It is built on first use, not when the package is
+// initialized: a run whose packages carry no validate tag (most CRD-only
+// modules) never needs it, and every run would pay for its patterns.
+var registry = sync.OnceValue(newRegistry)
 
 // keywordTable is the registry under construction, by name.
 type keywordTable map[string]Keyword
 
+// tablesBuilt counts the builds of the registry and of validate (for the
+// test that loading the package builds neither).
+var tablesBuilt atomic.Int32
+
 func newRegistry() keywordTable {
+	tablesBuilt.Add(1)
 	t := keywordTable{}
 	t.add(
 		structural{"omitempty", "the zero value (nil for slices, maps and pointers) skips the other checks"},
@@ -91,14 +102,15 @@ var Aliases = map[string]string{
 
 // Lookup finds a keyword by name.
 func Lookup(name string) (Keyword, bool) {
-	k, ok := registry[name]
+	k, ok := registry()[name]
 	return k, ok
 }
 
 // Keywords returns every registered keyword sorted by name.
 func Keywords() []Keyword {
-	out := make([]Keyword, 0, len(registry))
-	for _, k := range registry {
+	reg := registry()
+	out := make([]Keyword, 0, len(reg))
+	for _, k := range reg {
 		out = append(out, k)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })

@@ -3,6 +3,7 @@ package model
 import (
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-playground/validator/v10"
@@ -30,7 +31,12 @@ func GuardType(lv *Level) *TypeRef {
 	return nil
 }
 
-var validate = validator.New()
+// validate is validator's own, made on first use (a run with no validate
+// tag needs none).
+var validate = sync.OnceValue(func() *validator.Validate {
+	tablesBuilt.Add(1)
+	return validator.New()
+})
 
 // RejectsZero asks validator itself whether the level's own checks (without
 // omitempty and cross-field rules) reject the zero value.
@@ -130,7 +136,7 @@ func passes(v reflect.Value, tag string) (ok bool) {
 			ok = true
 		}
 	}()
-	return validate.Var(v.Interface(), tag) == nil
+	return validate().Var(v.Interface(), tag) == nil
 }
 
 // localTag renders the level's own checks (no cross-field keywords) in

@@ -138,7 +138,7 @@ func (c *ruleCompiler) compile(flat *apiext.JSONSchemaProps, resourceRoot bool, 
 	declType := celmodel.SchemaDeclType(structural, resourceRoot)
 	// at the stated minimum first: what compiles there compiles on every
 	// newer server, and that is the common case (one compilation)
-	results, err := cel.Compile(structural, declType, celconfig.PerCallLimit, c.serverEnv(MinKubernetes.Minor()), cel.NewExpressionsEnvLoader())
+	results, err := c.compileAtMin(structural, declType)
 	if err != nil {
 		c.diags.Errorf(pos, "%s: the API server cannot compile its CEL rules: %v", where, err)
 		return

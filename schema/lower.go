@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	apiext "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
@@ -35,8 +36,10 @@ type applyContext struct {
 // lowering lays one use over the schemas of its context.
 type lowering func(c *applyContext)
 
-// lowerings is the table: every keyword of class Schema or CEL by name.
-var lowerings = lowerTable()
+// lowerings is the table: every keyword of class Schema or CEL by name,
+// built on first use (it reads the model's keyword registry, which is
+// built on first use too).
+var lowerings = sync.OnceValue(lowerTable)
 
 func lowerTable() map[string]lowering {
 	t := map[string]lowering{
@@ -75,7 +78,7 @@ func lowerTable() map[string]lowering {
 // HasLowering reports whether schemas carry the keyword of that name (every
 // keyword of class Schema and CEL has a lowering).
 func HasLowering(name string) bool {
-	_, ok := lowerings[name]
+	_, ok := lowerings()[name]
 	return ok
 }
 
@@ -92,7 +95,7 @@ func lower(c *applyContext) {
 	if u.Keyword.Carry(u).RuntimeOnly != "" {
 		return
 	}
-	l, ok := lowerings[u.Keyword.Name()]
+	l, ok := lowerings()[u.Keyword.Name()]
 	if !ok {
 		c.Diags.Errorf(u.Pos, "validate: %q has no lowering to a schema (a modelgen bug: every schema or CEL keyword needs one)", u.Name)
 		return

@@ -26,7 +26,7 @@ func TestEveryKeywordLowers(t *testing.T) {
 			}
 		}
 	}
-	for name := range lowerings {
+	for name := range lowerings() {
 		if _, ok := model.Lookup(name); !ok {
 			t.Errorf("the lowering table has %q, which the registry does not define", name)
 		}
