@@ -155,10 +155,10 @@ incremental_rounds() {
 	done
 }
 
-# bump_max_length FILE ROUND: the first MaxLength marker of FILE becomes
-# 100+ROUND (a tag change of one package), FILE dated a minute back
+# bump_max_length FILE N: the first MaxLength marker of FILE becomes N (a
+# tag change of one package), FILE dated a minute back
 bump_max_length() {
-	sed -i "0,/MaxLength=[0-9]*/s//MaxLength=$((100 + $2))/" "$1"
+	sed -i "0,/MaxLength=[0-9]*/s//MaxLength=$2/" "$1"
 	touch -d '1 minute ago' "$1"
 }
 
@@ -295,7 +295,7 @@ EOF
 		kinds 20 >"$idir/api/p$p/v1/types.go"
 	done
 	(cd "$idir" && go mod tidy >/dev/null 2>&1 && go build ./...)
-	edit_incremental() { bump_max_length "$idir/api/p25/v1/types.go" "$1"; }
+	edit_incremental() { bump_max_length "$idir/api/p25/v1/types.go" $((100 + $1)); }
 	incremental_rounds "$idir" "$work/incrcache" "$idir/api/p25/v1/types.go" -- full incremental
 	echo
 	echo "| incremental, 50 packages of 20 kinds | modelgen, cache off (full run) | modelgen, one package's tag changed (record found) | incremental / full |"
@@ -365,7 +365,8 @@ import (
 func main() { fmt.Println(len(controller.Kinds), webhookv1.Defaulter{}) }
 EOF
 	(cd "$kdir" && go build ./...)
-	edit_api() { bump_max_length "$kdir/api/p25/v1/types.go" "$1"; }
+	# (the API packages are copies of the ones above, edited there: other lengths)
+	edit_api() { bump_max_length "$kdir/api/p25/v1/types.go" $((200 + $1)); }
 	edit_rbac() {
 		sed -i "s/resources=events[a-z0-9;]*,/resources=events;configmaps$1,/" "$kdir/internal/controller/controller.go"
 		touch -d '1 minute ago' "$kdir/internal/controller/controller.go"
