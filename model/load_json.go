@@ -4,6 +4,7 @@ package model
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -51,10 +52,14 @@ func promoted(t types.Type) bool {
 	return ok
 }
 
-// jsonOptions refuses the json tag options no schema can describe.
+// jsonOptions refuses the json tag options no schema can describe. A type
+// with its own MarshalJSON and UnmarshalJSON is encoded by them: encoding/json
+// never reads its fields' tags, so none of them is refused (kyverno v1.19.1's
+// Any holds its value in a field tagged `json:",inline"`; controller-gen takes
+// its schema from the markers of the fields that use it).
 func (b *builder) jsonOptions(t *Type, f *Field, gt types.Type) {
 	tag, ok := f.Tags["json"]
-	if !ok {
+	if !ok || ownJSON(t) {
 		return
 	}
 	parts := strings.Split(tag.Value, ",")
@@ -71,6 +76,12 @@ func (b *builder) jsonOptions(t *Type, f *Field, gt types.Type) {
 		}
 		off += len(opt) + 1
 	}
+}
+
+// ownJSON reports a type whose pointer has both MarshalJSON and
+// UnmarshalJSON: encoding/json hands its values to them both ways.
+func ownJSON(t *Type) bool {
+	return slices.Contains(t.Methods, "MarshalJSON") && slices.Contains(t.Methods, "UnmarshalJSON")
 }
 
 // validJSONName is encoding/json's isValidTag: the empty name, or letters,

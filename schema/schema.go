@@ -8,6 +8,7 @@
 package schema
 
 import (
+	"go/types"
 	"math"
 	"slices"
 	"sort"
@@ -75,7 +76,9 @@ func BuildWith(m *model.Model, target model.Target, opts Options) *Set {
 		jsonTags(t, p.Types[Ident(t)])
 	}
 	for _, t := range types {
-		p.NeedSchemaFor(Ident(t))
+		if !namedInterface(t) {
+			p.NeedSchemaFor(Ident(t))
+		}
 	}
 	for _, pk := range m.Packages {
 		s.Diags.Add(pk.LoadErrors())
@@ -110,6 +113,20 @@ func BuildWith(m *model.Model, target model.Target, opts Options) *Set {
 		s.pointerEmbeds(t)
 	}
 	return s
+}
+
+// namedInterface reports a type declared as an interface (kyverno v1.19.1's
+// `type Value any`). It has no schema, and controller-tools' parser says so
+// at the declaration when a schema it builds refers to the type: a type no
+// CRD and no document reaches is no error, as with controller-gen, which
+// builds only the schemas its CRDs reach.
+func namedInterface(t *model.Type) bool {
+	obj := t.Pkg.Loaded.Types.Scope().Lookup(t.Name)
+	if obj == nil {
+		return false
+	}
+	_, ok := obj.Type().Underlying().(*types.Interface)
+	return ok
 }
 
 // copyEveryBase, set by a test, gives every type a pre-overlay copy, as

@@ -1,5 +1,7 @@
 package types
 
+import "encoding/json"
+
 // Inner is a struct.
 type Inner struct {
 	A string `json:"a"`
@@ -10,3 +12,16 @@ type Inner struct {
 type Order struct {
 	Spec Inner `json:",inline"`
 }
+
+// Raw encodes itself: encoding/json never reads its field's tag, so the
+// ,inline there is no mistake.
+// +modelgen:model
+type Raw struct {
+	// +kubebuilder:pruning:PreserveUnknownFields
+	// +kubebuilder:validation:Schemaless
+	Value any `json:",inline"`
+}
+
+func (r *Raw) MarshalJSON() ([]byte, error) { return json.Marshal(r.Value) }
+
+func (r *Raw) UnmarshalJSON(data []byte) error { return json.Unmarshal(data, &r.Value) }
