@@ -196,6 +196,7 @@ func jsonTypes(node ast.Node) bool {
 // could not provide. Type errors are Compile's.
 func parseRoots(roots []*loader.Package, fset *token.FileSet) Diagnostics {
 	var ds Diagnostics
+	deep := map[*loader.Package]bool{} // the dependencies deepImportErrors has visited
 	for _, p := range roots {
 		p.NeedSyntax()
 		if p.Fset == nil {
@@ -209,6 +210,7 @@ func parseRoots(roots []*loader.Package, fset *token.FileSet) Diagnostics {
 			ds.Errorf(pos, "%s", e.Msg)
 		}
 		ds.Add(importErrors(p))
+		ds.Add(deepImportErrors(p, deep))
 	}
 	return ds
 }
