@@ -8,6 +8,7 @@ package gen
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -119,13 +120,14 @@ func RunReplaying(m *model.Model, configs map[string]Config, backends []Backend,
 	}
 	c := &Context{Model: m, Configs: configs, Replay: replay}
 	var files []File
-	for _, g := range backends {
+	for n, g := range backends {
 		out, d := generate(g, c)
 		diags.Add(d)
 		for i := range out {
 			out[i].Backend = g.Name()
 		}
 		files = append(files, out...)
+		c.release(backends[n+1:])
 	}
 	if diags.HasErrors() {
 		files = nil
@@ -188,6 +190,47 @@ func (c *Context) Schemas(t model.Target) *schema.Set {
 	s := schema.BuildWith(c.Model, t, c.schemaOptions())
 	c.schemas[t] = s
 	return s
+}
+
+// A SchemaReader is a backend that reads schema sets (Context.Schemas).
+// ReadsSchemas names the targets whose sets it reads in this run, so that
+// the run lets a set go once no backend left to run reads it: the CRD set
+// after the CRD backend, the OpenAPI set after the OpenAPI backend unless
+// role views read it again. A backend that reads a set it does not
+// declare still gets it (built again: the same schemas, at their cost).
+type SchemaReader interface {
+	ReadsSchemas(c *Context) []model.Target
+}
+
+// release lets go of every schema set that none of the backends still to
+// run declares it reads.
+func (c *Context) release(rest []Backend) {
+	var read []model.Target
+	for _, g := range rest {
+		if r, ok := g.(SchemaReader); ok {
+			read = append(read, r.ReadsSchemas(c)...)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for t := range c.schemas {
+		if !slices.Contains(read, t) {
+			delete(c.schemas, t)
+		}
+	}
+}
+
+// Held lists the targets whose schema sets the context holds, in target
+// order: what a backend has read and the run has not let go.
+func (c *Context) Held() []model.Target {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []model.Target
+	for t := range c.schemas {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Config returns the settings of a package.

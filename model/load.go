@@ -220,6 +220,8 @@ type builder struct {
 	types map[*types.TypeName]*Type
 	pkgs  map[string]*Package
 	infos map[*loader.Package]map[string]*markers.TypeInfo
+	// kinds: groupKinds, found once
+	kinds map[string]map[string]bool
 	queue []*Type
 	// loaded maps import paths to loader packages reachable from the roots.
 	loaded map[string]*loader.Package

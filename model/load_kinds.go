@@ -68,14 +68,27 @@ func (b *builder) selectRoots(p *loader.Package) {
 	}
 }
 
+// kindsFound, when set (by a test), sees every search of groupKinds.
+var kindsFound func()
+
 // groupKinds returns the kinds of each group as controller-gen's CRD
 // generator finds them: a struct embedding metav1.TypeMeta and
 // metav1.ObjectMeta in a package of the run with a +groupName (and without
 // +kubebuilder:skip) makes its name a kind of the group, and then a type of
 // that name in any package of the group is a version of it (as
 // `type Gateway v1.Gateway` in gateway-api's v1beta1).
+//
+// They are found once per load: every package's roots ask, and finding
+// them reads every type of every package of the run.
 func (b *builder) groupKinds() map[string]map[string]bool {
+	if b.kinds != nil {
+		return b.kinds
+	}
+	if kindsFound != nil {
+		kindsFound()
+	}
 	out := map[string]map[string]bool{}
+	b.kinds = out
 	for _, p := range b.m.Loaded {
 		group, _ := b.packageGroup(p)
 		if group == "" {

@@ -81,7 +81,8 @@ func TestComponentNamesStayDistinct(t *testing.T) {
 
 // TestOneIndexForEveryDocument: the documents of a set's packages built
 // from one Index are those Build gives, and the set's types are indexed
-// once for all of them, not once per document.
+// (and its enum types listed from the model's sorted types) once for all
+// of them, not once per document.
 func TestOneIndexForEveryDocument(t *testing.T) {
 	var patterns []string
 	for _, c := range caseDirs(t) {
@@ -93,9 +94,10 @@ func TestOneIndexForEveryDocument(t *testing.T) {
 	}
 	set := schema.Build(m, model.TargetOpenAPI)
 	x := NewIndex(set)
-	count := 0
+	count, listed := 0, 0
 	indexed = func() { count++ }
-	defer func() { indexed = nil }()
+	enumsListed = func() { listed++ }
+	defer func() { indexed, enumsListed = nil, nil }()
 	docs := 0
 	for _, pk := range m.Packages {
 		doc, _, err := x.Build([]*model.Package{pk}, Info{Title: "t", Version: "1.0.0"})
@@ -121,5 +123,8 @@ func TestOneIndexForEveryDocument(t *testing.T) {
 	}
 	if built := count - docs; built != 0 { // each Build above indexes once
 		t.Errorf("the shared index was built again %d times for %d documents", built, docs)
+	}
+	if again := listed - docs - 1; again != 0 { // each Build above lists once, the shared index once
+		t.Errorf("the shared index listed the enum types again %d times for %d documents", again, docs)
 	}
 }

@@ -70,6 +70,7 @@ type Index struct {
 	links map[string]crd.TypeIdent // controller-tools ref link -> type
 	types map[crd.TypeIdent]*model.Type
 	user  map[*loader.Package]bool
+	enums []*model.Type // enumTypes, once
 }
 
 // indexed, when set (by a test), sees every indexing of the links.

@@ -190,15 +190,26 @@ func (b *docBuilder) enumComponents() {
 	}
 }
 
-// enumTypes lists the model's string types that declare constants.
-func (b *docBuilder) enumTypes() []*model.Type {
-	var out []*model.Type
-	for _, t := range b.set.Model.SortedTypes() {
-		if t.TypeKind == model.TypeScalar && len(t.Enum) > 0 && t.Underlying != nil && t.Underlying.Kind == model.KindString {
-			out = append(out, t)
+// enumsListed, when set (by a test), sees every listing of the enum types.
+var enumsListed func()
+
+// enumTypes lists the model's string types that declare constants, in
+// the order of the model's sorted types: found once per index, since a
+// document per package that sorted every type of the model cost the
+// packages times the types.
+func (x *Index) enumTypes() []*model.Type {
+	if x.enums == nil {
+		if enumsListed != nil {
+			enumsListed()
+		}
+		x.enums = []*model.Type{}
+		for _, t := range x.set.Model.SortedTypes() {
+			if t.TypeKind == model.TypeScalar && len(t.Enum) > 0 && t.Underlying != nil && t.Underlying.Kind == model.KindString {
+				x.enums = append(x.enums, t)
+			}
 		}
 	}
-	return out
+	return x.enums
 }
 
 // componentUses finds every schema of the document that refers to ref as

@@ -60,3 +60,8 @@ func hasEntryPoint(pk *model.Package) bool {
 	}
 	return false
 }
+
+// ReadsSchemas: the documents are the OpenAPI set's.
+func (Generator) ReadsSchemas(*gen.Context) []model.Target {
+	return []model.Target{model.TargetOpenAPI}
+}

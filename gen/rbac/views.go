@@ -28,7 +28,7 @@ func views(c *gen.Context, rules *model.AccessRules) ([]gen.File, model.Diagnost
 	for _, pk := range c.Model.Packages {
 		cfg := c.Config(pk)
 		roles := rules.Roles[pk]
-		if !gen.Own(cfg, Settings{}).RoleViews || len(roles) == 0 || !hasEntry(pk) {
+		if !hasViews(c, rules, pk) {
 			continue
 		}
 		set := c.Schemas(model.TargetOpenAPI) // built once, shared with the openapi backend
@@ -56,6 +56,23 @@ func views(c *gen.Context, rules *model.AccessRules) ([]gen.File, model.Diagnost
 		}
 	}
 	return files, diags
+}
+
+// ReadsSchemas: the role views are documents of the OpenAPI set; a run
+// without them reads no schema set.
+func (Generator) ReadsSchemas(c *gen.Context) []model.Target {
+	for _, pk := range c.Model.Packages {
+		if hasViews(c, c.Model.Access, pk) {
+			return []model.Target{model.TargetOpenAPI}
+		}
+	}
+	return nil
+}
+
+// hasViews reports whether a package gets role views: it asks for them
+// (roleViews), has access roles and an entry type.
+func hasViews(c *gen.Context, rules *model.AccessRules, pk *model.Package) bool {
+	return rules != nil && gen.Own(c.Config(pk), Settings{}).RoleViews && len(rules.Roles[pk]) > 0 && hasEntry(pk)
 }
 
 func hasEntry(pk *model.Package) bool {
