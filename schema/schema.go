@@ -121,6 +121,9 @@ func BuildWith(m *model.Model, target model.Target, opts Options) *Set {
 // CRD and no document reaches is no error, as with controller-gen, which
 // builds only the schemas its CRDs reach.
 func namedInterface(t *model.Type) bool {
+	if t.Pkg == nil || t.Pkg.Loaded == nil || t.Pkg.Loaded.Types == nil {
+		return false
+	}
 	obj := t.Pkg.Loaded.Types.Scope().Lookup(t.Name)
 	if obj == nil {
 		return false
