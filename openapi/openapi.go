@@ -95,6 +95,25 @@ func (x *Index) Document(pkgs []*model.Package, info Info) (*openapi3.T, error) 
 
 // Build is Build on the index's set.
 func (x *Index) Build(pkgs []*model.Package, info Info) (*openapi3.T, model.Diagnostics, error) {
+	d, warnings, err := x.Assemble(pkgs, info)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := d.Finish()
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, warnings, nil
+}
+
+// A Draft is a document Assemble has put together and Finish has not yet
+// checked.
+type Draft struct{ doc *openapi3.T }
+
+// Assemble is Build's first step, the one that asks the schema set's
+// parser (and so the only one that must not run beside another): the
+// document's components and paths, with its warnings.
+func (x *Index) Assemble(pkgs []*model.Package, info Info) (*Draft, model.Diagnostics, error) {
 	set := x.set
 	b := &docBuilder{Index: x, set: set, names: map[string]string{}, taken: map[string]bool{}, done: map[string]bool{}}
 	doc := &openapi3.T{
@@ -119,15 +138,23 @@ func (x *Index) Build(pkgs []*model.Package, info Info) (*openapi3.T, model.Diag
 	for _, t := range types {
 		b.paths(t, lists)
 	}
+	return &Draft{doc}, b.warnings, nil
+}
+
+// Finish is Build's second step: it prunes the components no path
+// reaches, resolves the references and validates the document. It reads
+// the draft only, so the drafts of several documents finish at once.
+func (d *Draft) Finish() (*openapi3.T, error) {
+	doc := d.doc
 	pruneUnreached(doc)
 	refSiblings(doc)
 	if err := openapi3.NewLoader().ResolveRefsIn(doc, nil); err != nil {
-		return nil, nil, fmt.Errorf("the generated OpenAPI document has a broken reference: %w", err)
+		return nil, fmt.Errorf("the generated OpenAPI document has a broken reference: %w", err)
 	}
 	if err := doc.Validate(context.Background(), openapi3.SetRegexCompiler(ECMARegexCompiler)); err != nil {
-		return nil, nil, fmt.Errorf("the generated OpenAPI document is invalid: %w", err)
+		return nil, fmt.Errorf("the generated OpenAPI document is invalid: %w", err)
 	}
-	return doc, b.warnings, nil
+	return doc, nil
 }
 
 // ECMARegexCompiler compiles a pattern of the document as ECMA-262, the

@@ -18,6 +18,7 @@ import (
 	ctcrd "sigs.k8s.io/controller-tools/pkg/crd"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/pipe"
 	"github.com/modelgen/modelgen/internal/yamlout"
 	"github.com/modelgen/modelgen/model"
 	mschema "github.com/modelgen/modelgen/schema"
@@ -81,8 +82,9 @@ func Build(c *gen.Context) ([]Result, model.Diagnostics) {
 }
 
 // build builds and checks each CRD of the model and hands it to keep,
-// one at a time, and returns what keep made of them, in the order of the
-// CRDs' names. The flattened schemas a CRD is built from are its own
+// and returns what keep made of them, in the order of the CRDs' names.
+// The check and keep run in pipe.Ordered's workers, several CRDs at a
+// time: keep must read nothing but its CRD and the model. The flattened schemas a CRD is built from are its own
 // (flattenRoots) and are released, with the CRD, once keep returns.
 func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T, model.Diagnostics) {
 	set := c.Schemas(model.TargetCRD)
@@ -112,7 +114,6 @@ func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T
 		kept  T
 		diags model.Diagnostics
 	}
-	var items []item
 	// Verify compiles the rules as this build's API server does; a rule
 	// that needs a newer server than the CRDs' minimum is a warning
 	// (schema.MinKubernetes), the same one the OpenAPI backend gives. The
@@ -120,39 +121,45 @@ func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T
 	// built from, the others' after the CRDs.
 	rules := set.RuleCompiler()
 	ruleDiags := map[*model.Type]model.Diagnostics{}
-	for _, gk := range gks {
-		roots := byGK[gk]
-		flat := flattenRoots(set, gk)
-		set.Parser.NeedCRDFor(gk, c.MaxDescLen())
-		for _, t := range roots {
-			if sc, ok := flat[mschema.Ident(t)]; ok {
-				ruleDiags[t] = rules.Compile(t, func() *apiext.JSONSchemaProps { return &sc })
+	// Building a CRD asks controller-tools' parser and stays in this
+	// goroutine; the API server's check and keep (the rendering) are the
+	// CRD's own and run beside it (pipe.Ordered), in the order of gks.
+	items := pipe.Ordered(func(send func(Result)) {
+		for _, gk := range gks {
+			roots := byGK[gk]
+			flat := flattenRoots(set, gk)
+			set.Parser.NeedCRDFor(gk, c.MaxDescLen())
+			for _, t := range roots {
+				if sc, ok := flat[mschema.Ident(t)]; ok {
+					ruleDiags[t] = rules.Compile(t, func() *apiext.JSONSchemaProps { return &sc })
+				}
 			}
+			for id := range flat {
+				delete(set.Parser.FlattenedSchemata, id)
+			}
+			raw, ok := set.Parser.CustomResourceDefinitions[gk]
+			if !ok {
+				diags.Errorf(roots[0].Pos, "controller-tools produced no CRD for %s", gk)
+				continue
+			}
+			// The CRD is this call's own: NeedCRDFor built it on a deep copy
+			// of the flattened schema, and taking it out of the parser's map
+			// leaves no other reader (a later NeedCRDFor builds it again), so
+			// it is edited in place rather than copied.
+			delete(set.Parser.CustomResourceDefinitions, gk)
+			crd := &raw
+			ctcrd.FixTopLevelMetadata(*crd)
+			removeMetadataDescription(crd)
+			if len(crd.Spec.Versions) == 1 {
+				crd.Spec.Versions[0].Storage = true
+			}
+			send(Result{CRD: crd, Root: roots[0], Roots: roots})
 		}
-		for id := range flat {
-			delete(set.Parser.FlattenedSchemata, id)
-		}
-		raw, ok := set.Parser.CustomResourceDefinitions[gk]
-		if !ok {
-			diags.Errorf(roots[0].Pos, "controller-tools produced no CRD for %s", gk)
-			continue
-		}
-		// The CRD is this call's own: NeedCRDFor built it on a deep copy
-		// of the flattened schema, and taking it out of the parser's map
-		// leaves no other reader (a later NeedCRDFor builds it again), so
-		// it is edited in place rather than copied.
-		delete(set.Parser.CustomResourceDefinitions, gk)
-		crd := &raw
-		ctcrd.FixTopLevelMetadata(*crd)
-		removeMetadataDescription(crd)
-		if len(crd.Spec.Versions) == 1 {
-			crd.Spec.Versions[0].Storage = true
-		}
-		r := Result{CRD: crd, Root: roots[0], Roots: roots}
+	}, func(r Result) item {
 		d := Verify(r)
 		kept, kd := keep(r)
-		items = append(items, item{name: crd.Name, kept: kept, diags: append(d, kd...)})
-	}
+		return item{name: r.CRD.Name, kept: kept, diags: append(d, kd...)}
+	})
 	sort.SliceStable(items, func(i, j int) bool { return items[i].name < items[j].name })
 	out := make([]T, len(items))
 	for i, it := range items {

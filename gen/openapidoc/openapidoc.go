@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/modelgen/modelgen/gen"
+	"github.com/modelgen/modelgen/internal/pipe"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi"
 )
@@ -28,25 +29,51 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	if rules.HasErrors() {
 		return nil, diags
 	}
-	var files []gen.File
+	// Assembling a document asks the set's parser and stays in this
+	// goroutine; finishing and rendering it run beside it (pipe.Ordered),
+	// the files in the packages' order.
+	type draft struct {
+		pk    *model.Package
+		draft *openapi.Draft
+	}
+	type done struct {
+		file gen.File
+		pos  model.Pos
+		err  error
+	}
 	index := openapi.NewIndex(set) // one for every package's document
-	for _, pk := range c.Model.Packages {
-		if !hasEntryPoint(pk) {
-			continue
+	results := pipe.Ordered(func(send func(draft)) {
+		for _, pk := range c.Model.Packages {
+			if !hasEntryPoint(pk) {
+				continue
+			}
+			cfg := c.Config(pk)
+			d, warnings, err := index.Assemble([]*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
+			diags = append(diags, warnings...)
+			if err != nil {
+				diags.Errorf(pk.Pos(), "%v", err)
+				continue
+			}
+			send(draft{pk, d})
 		}
-		cfg := c.Config(pk)
-		doc, warnings, err := index.Build([]*model.Package{pk}, openapi.Info{Title: cfg.Title, Version: cfg.Version, Description: cfg.Description})
-		diags = append(diags, warnings...)
+	}, func(d draft) done {
+		doc, err := d.draft.Finish()
 		if err != nil {
-			diags.Errorf(pk.Pos(), "%v", err)
-			continue
+			return done{pos: d.pk.Pos(), err: err}
 		}
 		data, err := openapi.YAML(doc)
 		if err != nil {
-			diags.Errorf(pk.Pos(), "%v", err)
+			return done{pos: d.pk.Pos(), err: err}
+		}
+		return done{file: gen.File{Path: filepath.Join(d.pk.Dir, c.Config(d.pk).OpenAPI), Data: data, Owner: d.pk.Path}}
+	})
+	var files []gen.File
+	for _, r := range results {
+		if r.err != nil {
+			diags.Errorf(r.pos, "%v", r.err)
 			continue
 		}
-		files = append(files, gen.File{Path: filepath.Join(pk.Dir, cfg.OpenAPI), Data: data, Owner: pk.Path})
+		files = append(files, r.file)
 	}
 	return files, diags
 }
