@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,10 +66,16 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 	claims = append(claims, replayed...)
 	sort.SliceStable(claims, func(i, j int) bool { return claims[i].Path < claims[j].Path })
 	support := map[string][2]string{} // dir -> owner and name of the AccessPolicy files
+	first := map[string]string{}      // dir -> the package that names them
 	for _, cl := range claims {
 		for _, k := range cl.Claims {
-			if _, ok := support[k.Dir]; !ok {
-				support[k.Dir] = [2]string{k.Owner, k.Param}
+			named, ok := support[k.Dir]
+			if !ok {
+				support[k.Dir], first[k.Dir] = [2]string{k.Owner, k.Param}, cl.Path
+				continue
+			}
+			if named[1] != k.Param {
+				diags.Add(paramConflict(c, k, cl.Path, first[k.Dir], named[1]))
 			}
 		}
 	}
@@ -84,6 +91,25 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		return nil, diags
 	}
 	return files, diags
+}
+
+// paramConflict is the error of a package whose policies read the
+// AccessPolicy named param in a policy directory whose AccessPolicy
+// files the package first by path names otherwise: its bindings would
+// read an AccessPolicy no file creates, and deny every request. It is
+// positioned at the package's modelgen.yaml, or at the first package's
+// when this one is replayed.
+func paramConflict(c *gen.Context, k claim, path, firstPath, named string) model.Diagnostics {
+	var diags model.Diagnostics
+	at := model.Pos{File: k.Dir}
+	for _, p := range []string{path, firstPath} {
+		if i := slices.IndexFunc(c.Model.Packages, func(pk *model.Package) bool { return pk.Path == p }); i >= 0 {
+			at = model.Pos{File: filepath.Join(c.Model.Packages[i].Dir, "modelgen.yaml"), Line: 1, Col: 1}
+			break
+		}
+	}
+	diags.Errorf(at, "setting \"policyParamName\": package %s names its AccessPolicy %q, but package %s, first in the policy directory %s, names the one there %q: the packages of one policy directory share one AccessPolicy; set the same policyParamName in both, or a policyDir of its own", path, k.Param, firstPath, k.Dir, named)
+	return diags
 }
 
 // claim is a package's claim on the AccessPolicy files of a policy

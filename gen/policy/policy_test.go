@@ -416,3 +416,40 @@ func TestAKindInTwoVersionsGetsAPolicyPerVersion(t *testing.T) {
 		t.Errorf("duplicates: %v", d)
 	}
 }
+
+// TestOnePolicyDirectoryHasOneParamName: two packages whose policies
+// share a policy directory but name different AccessPolicies are an
+// error at the second one's modelgen.yaml (its bindings would read an
+// AccessPolicy no file creates, denying every request); with the same
+// name both read the one the directory's files create.
+func TestOnePolicyDirectoryHasOneParamName(t *testing.T) {
+	m, err := model.Load(model.Config{Patterns: []string{"./testdata/twoversions/..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Diags.HasErrors() {
+		t.Fatal(m.Diags)
+	}
+	configs := func(second string) map[string]gen.Config {
+		out := map[string]gen.Config{}
+		for _, pk := range m.Packages {
+			cfg := gen.DefaultConfig(pk)
+			if strings.HasSuffix(pk.Path, "/v1alpha1") {
+				cfg = cfg.WithOwn(Options{PolicyDir: DefaultDir, PolicyParamName: second})
+			}
+			out[pk.Path] = cfg
+		}
+		return out
+	}
+	files, diags := Generator{}.Generate(&gen.Context{Model: m, Configs: configs("other-access")})
+	if !diags.HasErrors() || files != nil {
+		t.Fatalf("two AccessPolicy names in one directory: files %d, diagnostics %v; want an error and no files", len(files), diags)
+	}
+	msg := diags.Error()
+	if !strings.Contains(msg, filepath.Join("twoversions", "v1alpha1", "modelgen.yaml")+":1:1") || !strings.Contains(msg, `"other-access"`) || !strings.Contains(msg, `"modelgen-access"`) {
+		t.Errorf("the error does not name the package's settings and both names: %s", msg)
+	}
+	if _, diags := (Generator{}).Generate(&gen.Context{Model: m, Configs: configs(DefaultParamName)}); diags.HasErrors() {
+		t.Errorf("one name: %v", diags)
+	}
+}
