@@ -143,7 +143,91 @@ func resolveAccess(m *Model) (*AccessRules, Diagnostics) {
 	for _, tr := range rs.rules.Sorted() {
 		rs.findTenant(tr)
 	}
+	rs.unreachableRoles()
 	return rs.rules, rs.diags
+}
+
+// unreachableRoles warns of a field whose own access tag grants read or
+// write only to roles that a container around it grants none of: a role
+// reads (writes) a field only where every enclosing container lets it too
+// (Effective), so no role can, which the tag's author did not mean. A field
+// is judged in the tables of the root types (a resource root, a model, or a
+// type no governed type holds): it is warned of when it shows in one and no
+// role reaches it in any, once per field and kind of access, naming the
+// first container that stops it. A role list that comes from a type's
+// default is not warned of (the default covers every field of the type,
+// wherever the type is held).
+func (rs *accessResolver) unreachableRoles() {
+	held := map[*Type]bool{}
+	for _, tr := range rs.rules.Types {
+		for _, fa := range tr.Fields {
+			if fa.Nested != nil && fa.Nested != tr.Type {
+				held[fa.Nested] = true
+			}
+		}
+	}
+	type stop struct {
+		tr       *TypeAccess
+		row, box int
+	}
+	type key struct {
+		f     *Field
+		write bool
+	}
+	reached := map[key]bool{}
+	first := map[key]stop{}
+	var order []key
+	for _, tr := range rs.rules.Sorted() {
+		if !tr.Flat || held[tr.Type] && !tr.Type.Root && !tr.Type.Model {
+			continue
+		}
+		for row, r := range tr.Table {
+			tag := rs.tags[r.Field.Field]
+			if tag == nil {
+				continue
+			}
+			for _, write := range []bool{false, true} {
+				own, set := r.Field.Read, tag.Read.Set
+				if write {
+					own, set = r.Field.Write, tag.Write.Set
+				}
+				k := key{r.Field.Field, write}
+				if !set || len(own) == 0 || reached[k] {
+					continue
+				}
+				left, box := slices.Clone(own), -1
+				for i := r.Parent; i >= 0 && len(left) > 0; i = tr.Table[i].Parent {
+					grant := tr.Table[i].Field.Read
+					if write {
+						grant = tr.Table[i].Field.Write
+					}
+					left = slices.DeleteFunc(left, func(x string) bool { return !slices.Contains(grant, x) })
+					box = i
+				}
+				if len(left) > 0 {
+					reached[k] = true
+					continue
+				}
+				if _, ok := first[k]; !ok {
+					first[k] = stop{tr, row, box}
+					order = append(order, k)
+				}
+			}
+		}
+	}
+	for _, k := range order {
+		if reached[k] {
+			continue
+		}
+		s := first[k]
+		verb, roles, own := "read", rs.tags[k.f].Read, s.tr.Table[s.row].Field.Read
+		if k.write {
+			verb, roles, own = "write", rs.tags[k.f].Write, s.tr.Table[s.row].Field.Write
+		}
+		name := s.tr.Type.Name
+		rs.diags.Warnf(k.f.AccessTag.At(roles.Offset), "access: no role may %s %s.%s: its tag grants %s to %s, but the container %s.%s grants %s to none of them (a role may %s a field only where every container around it lets it too)",
+			verb, name, s.tr.Table[s.row].Path, verb, strings.Join(own, ", "), name, s.tr.Table[s.box].Path, verb, verb)
+	}
 }
 
 type accessResolver struct {
