@@ -151,10 +151,97 @@ func (d *Draft) Finish() (*openapi3.T, error) {
 	if err := openapi3.NewLoader().ResolveRefsIn(doc, nil); err != nil {
 		return nil, fmt.Errorf("the generated OpenAPI document has a broken reference: %w", err)
 	}
-	if err := doc.Validate(context.Background(), openapi3.SetRegexCompiler(ECMARegexCompiler)); err != nil {
+	restore := stubReferences(doc)
+	err := doc.Validate(context.Background(), openapi3.SetRegexCompiler(ECMARegexCompiler))
+	restore()
+	if err != nil {
 		return nil, fmt.Errorf("the generated OpenAPI document is invalid: %w", err)
 	}
 	return doc, nil
+}
+
+// stubReferences points every $ref of the document, in the components and
+// in the paths, at an empty schema until the returned function puts the
+// resolved values back. kin-openapi's Validate follows a reference into
+// the component it names and remembers what it validated for one call
+// only, so a component was validated again from every schema and every
+// path that names it (a kind's schema once per operation); each component
+// is validated once, as a component, and a reference as itself (its
+// siblings). The document is the draft's own, so no other goroutine sees
+// the stubs.
+func stubReferences(doc *openapi3.T) (restore func()) {
+	stub := &openapi3.Schema{}
+	type kept struct {
+		ref   *openapi3.SchemaRef
+		value *openapi3.Schema
+	}
+	var all []kept
+	var walk func(r *openapi3.SchemaRef)
+	walk = func(r *openapi3.SchemaRef) {
+		if r == nil || r.Value == nil || r.Value == stub {
+			return
+		}
+		if r.Ref != "" {
+			all = append(all, kept{r, r.Value})
+			r.Value = stub
+			return
+		}
+		v := r.Value
+		for _, sub := range v.Properties {
+			walk(sub)
+		}
+		walk(v.Items)
+		walk(v.AdditionalProperties.Schema)
+		for _, l := range []openapi3.SchemaRefs{v.AllOf, v.AnyOf, v.OneOf} {
+			for _, sub := range l {
+				walk(sub)
+			}
+		}
+		walk(v.Not)
+	}
+	content := func(c openapi3.Content) {
+		for _, mt := range c {
+			if mt != nil {
+				walk(mt.Schema)
+			}
+		}
+	}
+	params := func(ps openapi3.Parameters) {
+		for _, p := range ps {
+			if p != nil && p.Value != nil {
+				walk(p.Value.Schema)
+				content(p.Value.Content)
+			}
+		}
+	}
+	if doc.Components != nil {
+		for _, r := range doc.Components.Schemas {
+			walk(r)
+		}
+	}
+	if doc.Paths != nil {
+		for _, item := range doc.Paths.Map() {
+			params(item.Parameters)
+			for _, op := range item.Operations() {
+				params(op.Parameters)
+				if op.RequestBody != nil && op.RequestBody.Value != nil {
+					content(op.RequestBody.Value.Content)
+				}
+				if op.Responses != nil {
+					for _, resp := range op.Responses.Map() {
+						if resp != nil && resp.Value != nil {
+							content(resp.Value.Content)
+						}
+					}
+				}
+			}
+		}
+	}
+	return func() {
+		for _, k := range all {
+			k.ref.Value = k.value
+		}
+	}
 }
 
 // ECMARegexCompiler compiles a pattern of the document as ECMA-262, the
