@@ -195,20 +195,21 @@ func (rs *accessResolver) unreachableRoles() {
 				if !set || len(own) == 0 || reached[k] {
 					continue
 				}
-				left, box := slices.Clone(own), -1
-				for i := r.Parent; i >= 0 && len(left) > 0; i = tr.Table[i].Parent {
-					grant := tr.Table[i].Field.Read
-					if write {
-						grant = tr.Table[i].Field.Write
-					}
-					left = slices.DeleteFunc(left, func(x string) bool { return !slices.Contains(grant, x) })
-					box = i
-				}
-				if len(left) > 0 {
+				if len(tr.Effective(row, write)) > 0 {
 					reached[k] = true
 					continue
 				}
 				if _, ok := first[k]; !ok {
+					// the message names the container where the roles run out
+					left, box := slices.Clone(own), -1
+					for i := r.Parent; i >= 0 && len(left) > 0; i = tr.Table[i].Parent {
+						grant := tr.Table[i].Field.Read
+						if write {
+							grant = tr.Table[i].Field.Write
+						}
+						left = slices.DeleteFunc(left, func(x string) bool { return !slices.Contains(grant, x) })
+						box = i
+					}
 					first[k] = stop{tr, row, box}
 					order = append(order, k)
 				}
