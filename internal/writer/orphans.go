@@ -133,12 +133,13 @@ func Orphans(files []gen.File, sc Scope) []string {
 		if err != nil {
 			continue
 		}
+		outs := sc.outputsIn(dir)
 		for _, e := range entries {
 			path := filepath.Join(dir, e.Name())
 			if !e.Type().IsRegular() || produced[path] {
 				continue
 			}
-			if sc.isOrphan(path, e.Name(), pkgDirs[dir]) {
+			if sc.isOrphan(path, e.Name(), pkgDirs[dir], outs) {
 				out = append(out, path)
 			}
 		}
@@ -207,8 +208,8 @@ func skipDir(name string) bool {
 // declares it; one no backend declares is a full run's to remove), a
 // Markdown file a backend declares with modelgen's header, or YAML whose
 // header names one of the packages and the backend.
-func (sc Scope) isOrphan(path, name string, inPackageDir bool) bool {
-	declared, ok := sc.declared(path)
+func (sc Scope) isOrphan(path, name string, inPackageDir bool, outs []gen.Output) bool {
+	declared, ok := declaredBy(outs, path)
 	switch {
 	case inPackageDir && strings.HasPrefix(name, "zz_generated.") && strings.HasSuffix(name, ".go"):
 		return sc.ran(declared.Backend) && isGeneratedGo(path)
@@ -228,9 +229,28 @@ func (sc Scope) isOrphan(path, name string, inPackageDir bool) bool {
 	return false
 }
 
-// declared finds the output a file is one of.
-func (sc Scope) declared(path string) (gen.Output, bool) {
+// outputsIn lists, in the scope's order, the outputs whose files may lie
+// in dir: those of that directory and the trees holding it. Picked once
+// per directory, so that naming the output of each file costs the outputs
+// of its directory, not all of them (a run of 150 packages declares
+// hundreds, and its CRD directory holds thousands of files).
+func (sc Scope) outputsIn(dir string) []gen.Output {
+	probe := filepath.Join(dir, "x")
+	var outs []gen.Output
 	for _, o := range sc.Outputs {
+		if o.Tree || filepath.Clean(o.Dir) == dir {
+			if o.Tree && !(gen.Output{Dir: o.Dir, Name: "*", Tree: true}).Match(probe) {
+				continue
+			}
+			outs = append(outs, o)
+		}
+	}
+	return outs
+}
+
+// declaredBy finds the output of outs a file is one of.
+func declaredBy(outs []gen.Output, path string) (gen.Output, bool) {
+	for _, o := range outs {
 		if o.Match(path) {
 			return o, true
 		}
