@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
@@ -41,7 +42,7 @@ func copiedTypes(f *ast.File) map[string]bool {
 // method their type will not have.
 // declared caches, by directory, the types of other packages that declare
 // the methods (copyCheck.declared), for every package of a run.
-func uncopyable(pkg *loader.Package, generated map[string]bool, declared map[string]map[string]bool) model.Diagnostics {
+func uncopyable(pkg *loader.Package, generated map[string]bool, declared *methodCache) model.Diagnostics {
 	var diags model.Diagnostics
 	if pkg == nil || pkg.Types == nil {
 		return nil
@@ -75,8 +76,14 @@ func uncopyable(pkg *loader.Package, generated map[string]bool, declared map[str
 type copyCheck struct {
 	pkg       *loader.Package
 	generated map[string]bool
-	// methods caches declared, by the package's directory
-	methods map[string]map[string]bool
+	methods   *methodCache
+}
+
+// methodCache holds copyCheck.declared's answers, by the package's
+// directory, for the packages of one run, which are checked side by side.
+type methodCache struct {
+	mu    sync.Mutex
+	byDir map[string]map[string]bool
 }
 
 // visit follows a field's type as controller-tools' generator does and
@@ -185,11 +192,13 @@ func (c *copyCheck) declared(path string) map[string]bool {
 		return nil
 	}
 	dir := filepath.Dir(dep.GoFiles[0])
-	if got, ok := c.methods[dir]; ok {
+	c.methods.mu.Lock()
+	defer c.methods.mu.Unlock()
+	if got, ok := c.methods.byDir[dir]; ok {
 		return got
 	}
 	out := map[string]bool{}
-	c.methods[dir] = out
+	c.methods.byDir[dir] = out
 	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	fset := token.NewFileSet()
 	for _, name := range names {

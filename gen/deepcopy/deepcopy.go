@@ -27,6 +27,7 @@ import (
 
 	"github.com/modelgen/modelgen/gen"
 	"github.com/modelgen/modelgen/gen/ctrun"
+	"github.com/modelgen/modelgen/internal/pipe"
 	"github.com/modelgen/modelgen/model"
 )
 
@@ -49,51 +50,64 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		return nil, diags
 	}
 	// As controller-gen's object generator: every package named on the
-	// command line, each deciding by its own markers.
+	// command line, each deciding by its own markers. controller-tools'
+	// generator makes each package's file from that package alone (its
+	// markers, its type information, errors recorded on it), so the
+	// packages are generated side by side, each in a goroutine of its own
+	// with one root, and put back in the roots' order; the marker collector
+	// and the type checker they share lock what they share.
 	roots := c.Model.Loaded
-	out := &memory{files: map[string]*bytes.Buffer{}, pkgs: map[string]*loader.Package{}}
-	ctx := &genall.GenerationContext{Collector: &markers.Collector{Registry: reg}, Roots: roots, Checker: c.Model.Checker, OutputRule: out}
-	before := make([]int, len(roots))
-	for i, r := range roots {
-		before[i] = len(r.Errors)
+	collector := &markers.Collector{Registry: reg}
+	for _, r := range roots {
+		c.Model.Checker.Check(r) // once, before the goroutines ask for it
 	}
-	if err := g.Generate(ctx); err != nil {
-		diags.Errorf(model.Pos{}, "deepcopy: %v", err)
-		return nil, diags
+	declared := &methodCache{byDir: map[string]map[string]bool{}} // uncopyable's: the same dependencies for every package
+	type result struct {
+		files []gen.File
+		diags model.Diagnostics
 	}
-	// controller-tools records what it cannot copy as errors of the
-	// package and still writes a file; controller-gen then fails.
-	refused := map[*loader.Package]model.Diagnostics{}
-	for i, r := range roots {
+	results := pipe.Each(roots, func(r *loader.Package) (res result) {
+		out := &memory{files: map[string]*bytes.Buffer{}, pkgs: map[string]*loader.Package{}}
+		ctx := &genall.GenerationContext{Collector: collector, Roots: []*loader.Package{r}, Checker: c.Model.Checker, OutputRule: out}
+		before := len(r.Errors)
+		if err := g.Generate(ctx); err != nil {
+			res.diags.Errorf(model.Pos{}, "deepcopy: %v", err)
+			return res
+		}
+		// controller-tools records what it cannot copy as errors of the
+		// package and still writes a file; controller-gen then fails.
+		var refused model.Diagnostics
 		skipped := interfaceTypes(r)
-		for _, e := range r.Errors[before[i]:] {
+		for _, e := range r.Errors[before:] {
 			if skipped[e.Msg] {
 				continue // the methods render drops (dropInterfaceMethods)
 			}
-			d := refused[r]
-			d.Errorf(ctrun.Pos(e.Pos), "deepcopy: %s", e.Msg)
-			refused[r] = d
+			refused.Errorf(ctrun.Pos(e.Pos), "deepcopy: %s", e.Msg)
 		}
-		r.Errors = r.Errors[:before[i]] // the model's packages stay as loaded
-	}
+		r.Errors = r.Errors[:before] // the model's packages stay as loaded
+		for path, buf := range out.files {
+			src, formatted := withHeader(buf.Bytes())
+			src, generated, err := render(src, formatted, r)
+			if err != nil {
+				res.diags.Errorf(model.Pos{File: path}, "deepcopy: formatting: %v", err)
+				continue
+			}
+			if d := uncopyable(r, generated, declared); d.HasErrors() {
+				res.diags.Add(d) // the same fields, said better
+				continue
+			}
+			if refused.HasErrors() {
+				res.diags.Add(refused)
+				continue
+			}
+			res.files = append(res.files, gen.File{Path: path, Data: src, Owner: r.PkgPath})
+		}
+		return res
+	})
 	var files []gen.File
-	declared := map[string]map[string]bool{} // uncopyable's, by directory: the same dependencies for every package
-	for path, buf := range out.files {
-		src, formatted := withHeader(buf.Bytes())
-		src, generated, err := render(src, formatted, out.pkgs[path])
-		if err != nil {
-			diags.Errorf(model.Pos{File: path}, "deepcopy: formatting: %v", err)
-			continue
-		}
-		if d := uncopyable(out.pkgs[path], generated, declared); d.HasErrors() {
-			diags.Add(d) // the same fields, said better
-			continue
-		}
-		if d := refused[out.pkgs[path]]; d.HasErrors() {
-			diags.Add(d)
-			continue
-		}
-		files = append(files, gen.File{Path: path, Data: src, Owner: out.pkgs[path].PkgPath})
+	for _, res := range results {
+		files = append(files, res.files...)
+		diags.Add(res.diags)
 	}
 	return files, diags
 }

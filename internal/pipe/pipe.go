@@ -23,7 +23,22 @@ import (
 // workers stop, so that the caller's recover sees it as a panic of its
 // own; a panic in produce stops the workers and goes on up.
 func Ordered[In, Out any](produce func(send func(In)), work func(In) Out) []Out {
-	n := Workers()
+	return ordered(Workers(), produce, work)
+}
+
+// Each runs work on every item of ins in up to GOMAXPROCS goroutines and
+// returns the results in the order of ins: for a stage with nothing serial
+// before it (each item stands alone). A panic in work is raised again in
+// the caller's goroutine, as Ordered's.
+func Each[In, Out any](ins []In, work func(In) Out) []Out {
+	return ordered(max(1, runtime.GOMAXPROCS(0)), func(send func(In)) {
+		for _, in := range ins {
+			send(in)
+		}
+	}, work)
+}
+
+func ordered[In, Out any](n int, produce func(send func(In)), work func(In) Out) []Out {
 	type job struct {
 		i  int
 		in In

@@ -94,3 +94,46 @@ func TestOrderedRaisesAWorkersPanicInTheCaller(t *testing.T) {
 	})
 	t.Fatal("Ordered returned after a worker panicked")
 }
+
+// Each works the items in as many goroutines as Go has processors, and
+// returns the results in the order of its input.
+func TestEachRunsTheItemsAtOnceInOrder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var live, peak atomic.Int32
+	in := []int{5, 4, 3, 2, 1, 0}
+	got := Each(in, func(i int) int {
+		live.Add(1)
+		// wait (a while) for a second item to be worked beside this one
+		for deadline := time.Now().Add(2 * time.Second); live.Load() < 2 && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		if n := live.Load(); n > peak.Load() {
+			peak.Store(n)
+		}
+		time.Sleep(time.Duration(i) * time.Millisecond) // earlier items finish last
+		live.Add(-1)
+		return i * 10
+	})
+	if !slices.Equal(got, []int{50, 40, 30, 20, 10, 0}) {
+		t.Fatalf("got %v, want the input's order", got)
+	}
+	if peak.Load() != 2 {
+		t.Fatalf("%d items worked at once, want 2 (GOMAXPROCS)", peak.Load())
+	}
+}
+
+// A panic in Each's work reaches the caller.
+func TestEachRaisesAPanicInTheCaller(t *testing.T) {
+	defer func() {
+		if r := recover(); r != "item 2" {
+			t.Fatalf("recovered %v, want the work's panic", r)
+		}
+	}()
+	Each([]int{1, 2, 3}, func(i int) int {
+		if i == 2 {
+			panic("item 2")
+		}
+		return i
+	})
+	t.Fatal("Each returned after its work panicked")
+}
