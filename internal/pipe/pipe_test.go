@@ -103,8 +103,8 @@ func TestEachRunsTheItemsAtOnceInOrder(t *testing.T) {
 	in := []int{5, 4, 3, 2, 1, 0}
 	got := Each(in, func(i int) int {
 		live.Add(1)
-		// wait (a while) for a second item to be worked beside this one
-		for deadline := time.Now().Add(2 * time.Second); live.Load() < 2 && time.Now().Before(deadline); {
+		// the first items wait (a while) for a second one to be worked beside them
+		for deadline := time.Now().Add(2 * time.Second); i >= 3 && live.Load() < 2 && time.Now().Before(deadline); {
 			time.Sleep(time.Millisecond)
 		}
 		if n := live.Load(); n > peak.Load() {
