@@ -67,7 +67,7 @@ func (Generator) Generate(c *gen.Context) ([]gen.File, model.Diagnostics) {
 		diags model.Diagnostics
 	}
 	results := pipe.Each(roots, func(r *loader.Package) (res result) {
-		out := &memory{files: map[string]*bytes.Buffer{}, pkgs: map[string]*loader.Package{}}
+		out := &memory{files: map[string]*bytes.Buffer{}}
 		ctx := &genall.GenerationContext{Collector: collector, Roots: []*loader.Package{r}, Checker: c.Model.Checker, OutputRule: out}
 		before := len(r.Errors)
 		if err := g.Generate(ctx); err != nil {
@@ -157,7 +157,6 @@ func withHeader(src []byte) (out []byte, formatted bool) {
 
 type memory struct {
 	files map[string]*bytes.Buffer
-	pkgs  map[string]*loader.Package
 }
 
 type closer struct{ *bytes.Buffer }
@@ -171,7 +170,6 @@ func (m *memory) Open(pkg *loader.Package, name string) (io.WriteCloser, error) 
 	}
 	b := &bytes.Buffer{}
 	m.files[filepath.Join(dir, name)] = b
-	m.pkgs[filepath.Join(dir, name)] = pkg
 	return closer{b}, nil
 }
 
