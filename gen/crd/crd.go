@@ -83,9 +83,13 @@ func Build(c *gen.Context) ([]Result, model.Diagnostics) {
 
 // build builds and checks each CRD of the model and hands it to keep,
 // and returns what keep made of them, in the order of the CRDs' names.
-// The check and keep run in pipe.Ordered's workers, several CRDs at a
-// time: keep must read nothing but its CRD and the model. The flattened schemas a CRD is built from are its own
-// (flattenRoots) and are released, with the CRD, once keep returns.
+// keep runs beside the build, in its goroutine, and the API server's check
+// in pipe.Ordered's workers, several CRDs at a time (the check costs about
+// what the build and the rendering cost together, so this balances the
+// two sides): keep must read nothing but its CRD and the model, and change
+// neither but for the CRD's own annotations. The flattened schemas a CRD is
+// built from are its own (flattenRoots) and are released, with the CRD,
+// once its check returns.
 func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T, model.Diagnostics) {
 	set := c.Schemas(model.TargetCRD)
 	diags := append(model.Diagnostics(nil), set.Diags...)
@@ -109,6 +113,11 @@ func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T
 		}
 		byGK[gk] = append(byGK[gk], t)
 	}
+	type built struct {
+		r     Result
+		kept  T
+		diags model.Diagnostics
+	}
 	type item struct {
 		name  string
 		kept  T
@@ -122,9 +131,9 @@ func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T
 	rules := set.RuleCompiler()
 	ruleDiags := map[*model.Type]model.Diagnostics{}
 	// Building a CRD asks controller-tools' parser and stays in this
-	// goroutine; the API server's check and keep (the rendering) are the
-	// CRD's own and run beside it (pipe.Ordered), in the order of gks.
-	items := pipe.Ordered(func(send func(Result)) {
+	// goroutine, as keep (the rendering) does; the API server's check is
+	// the CRD's own and runs beside them (pipe.Ordered), in the order of gks.
+	items := pipe.Ordered(func(send func(built)) {
 		for _, gk := range gks {
 			roots := byGK[gk]
 			flat := flattenRoots(set, gk)
@@ -153,12 +162,12 @@ func build[T any](c *gen.Context, keep func(Result) (T, model.Diagnostics)) ([]T
 			if len(crd.Spec.Versions) == 1 {
 				crd.Spec.Versions[0].Storage = true
 			}
-			send(Result{CRD: crd, Root: roots[0], Roots: roots})
+			r := Result{CRD: crd, Root: roots[0], Roots: roots}
+			kept, kd := keep(r)
+			send(built{r: r, kept: kept, diags: kd})
 		}
-	}, func(r Result) item {
-		d := Verify(r)
-		kept, kd := keep(r)
-		return item{name: r.CRD.Name, kept: kept, diags: append(d, kd...)}
+	}, func(b built) item {
+		return item{name: b.r.CRD.Name, kept: b.kept, diags: append(Verify(b.r), b.diags...)}
 	})
 	sort.SliceStable(items, func(i, j int) bool { return items[i].name < items[j].name })
 	out := make([]T, len(items))
