@@ -38,6 +38,7 @@ const (
 )
 
 func (l level) down() level { return level{l.nest, l.depth + 1} }
+func (l level) over() bool  { return l.nest > maxNest || l.depth > maxDepth }
 func (l level) in() level   { return level{l.nest + 1, l.depth + 1} }
 
 // yamlMarshalers are the openapi3 types whose MarshalJSON is
@@ -66,6 +67,10 @@ func init() {
 
 type yamlMarshaler interface{ MarshalYAML() (any, error) }
 
+// direct is whether schemas take schemaTree rather than their MarshalYAML;
+// a test turns it off to compare the two.
+var direct = true
+
 var (
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
@@ -85,7 +90,7 @@ func treeOf(v reflect.Value, l level) (any, bool) {
 	if !v.IsValid() {
 		return nil, true
 	}
-	if l.nest > maxNest || l.depth > maxDepth {
+	if l.over() {
 		return nil, false
 	}
 	t := v.Type()
@@ -149,6 +154,11 @@ func marshalerTree(v reflect.Value, l level) (any, bool) {
 	}
 	if !yamlMarshalers[base] {
 		return nil, false
+	}
+	if direct {
+		if s, ok := schemaValue(v, base); ok {
+			return schemaTree(s, l)
+		}
 	}
 	m, ok := v.Interface().(yamlMarshaler)
 	if !ok { // a value whose MarshalYAML has a pointer receiver (Info)
@@ -216,4 +226,266 @@ func floatTree(f float64, bits int) (any, bool) {
 		}
 	}
 	return yamlout.Number(strconv.FormatFloat(f, format, -1, bits)), true
+}
+
+var (
+	schemaType    = reflect.TypeFor[openapi3.Schema]()
+	schemaRefType = reflect.TypeFor[openapi3.SchemaRef]()
+)
+
+// schemaValue is the schema a Schema or an inline SchemaRef marshals as,
+// for schemaTree; ok is false for a reference (written by kin-openapi's
+// own MarshalYAML, with its siblings).
+func schemaValue(v reflect.Value, base reflect.Type) (s *openapi3.Schema, ok bool) {
+	switch base {
+	case schemaType:
+		if v.Kind() == reflect.Pointer {
+			return v.Interface().(*openapi3.Schema), true
+		}
+		c := v.Interface().(openapi3.Schema)
+		return &c, true
+	case schemaRefType:
+		var r *openapi3.SchemaRef
+		if v.Kind() == reflect.Pointer {
+			r = v.Interface().(*openapi3.SchemaRef)
+		} else {
+			c := v.Interface().(openapi3.SchemaRef)
+			r = &c
+		}
+		if r.Ref != "" {
+			return nil, false
+		}
+		return r.Value, true // nil: MarshalYAML's nil, written null
+	}
+	return nil, false
+}
+
+// schemaTree is treeOf of Schema.MarshalYAML's map (kin-openapi v0.153.0,
+// schema.go) without that map: MarshalYAML makes one of 61 entries for
+// every schema, which at thousands of kinds was a tenth of what a run
+// allocated, and the tree then copied it. The entries and the test that
+// decides each one are MarshalYAML's, in its order (a later one wins, as
+// there); TestSchemaTreeIsMarshalYAMLs holds every field of Schema to the
+// JSON encoding's bytes, so a field kin-openapi adds fails it.
+func schemaTree(s *openapi3.Schema, l level) (any, bool) {
+	if s == nil {
+		return nil, true
+	}
+	if l.down().over() {
+		return nil, false
+	}
+	if s.Always != nil {
+		return *s.Always, true
+	}
+	in := l.down().in() // the map's, as mapTree's of MarshalYAML's map
+	m := make(map[string]any, len(s.Extensions)+8)
+	ok := true
+	put := func(k string, x any) {
+		if !ok {
+			return
+		}
+		e, good := treeOf(reflect.ValueOf(x), in.down())
+		m[k], ok = e, good
+	}
+	for k, x := range s.Extensions {
+		if !utf8.ValidString(k) {
+			return nil, false
+		}
+		put(k, x)
+	}
+	if x := s.OneOf; len(x) != 0 {
+		put("oneOf", x)
+	}
+	if x := s.AnyOf; len(x) != 0 {
+		put("anyOf", x)
+	}
+	if x := s.AllOf; len(x) != 0 {
+		put("allOf", x)
+	}
+	if x := s.Not; x != nil {
+		put("not", x)
+	}
+	if x := s.Type; !x.IsEmpty() {
+		put("type", x)
+	}
+	if x := s.Title; len(x) != 0 {
+		put("title", x)
+	}
+	if x := s.Format; len(x) != 0 {
+		put("format", x)
+	}
+	if x := s.Description; len(x) != 0 {
+		put("description", x)
+	}
+	if x := s.Enum; len(x) != 0 {
+		put("enum", x)
+	}
+	if x := s.Default; x != nil {
+		put("default", x)
+	}
+	if x := s.Example; x != nil {
+		put("example", x)
+	}
+	if x := s.ExternalDocs; x != nil {
+		put("externalDocs", x)
+	}
+	if x := s.UniqueItems; x {
+		put("uniqueItems", x)
+	}
+	if x := s.ExclusiveMin; x.IsSet() {
+		put("exclusiveMinimum", x)
+	}
+	if x := s.ExclusiveMax; x.IsSet() {
+		put("exclusiveMaximum", x)
+	}
+	if x := s.Nullable; x {
+		put("nullable", x)
+	}
+	if x := s.ReadOnly; x {
+		put("readOnly", x)
+	}
+	if x := s.WriteOnly; x {
+		put("writeOnly", x)
+	}
+	if x := s.AllowEmptyValue; x {
+		put("allowEmptyValue", x)
+	}
+	if x := s.Deprecated; x {
+		put("deprecated", x)
+	}
+	if x := s.XML; x != nil {
+		put("xml", x)
+	}
+	if x := s.Min; x != nil {
+		put("minimum", x)
+	}
+	if x := s.Max; x != nil {
+		put("maximum", x)
+	}
+	if x := s.MultipleOf; x != nil {
+		put("multipleOf", x)
+	}
+	if x := s.MinLength; x != 0 {
+		put("minLength", x)
+	}
+	if x := s.MaxLength; x != nil {
+		put("maxLength", x)
+	}
+	if x := s.Pattern; x != "" {
+		put("pattern", x)
+	}
+	if x := s.MinItems; x != 0 {
+		put("minItems", x)
+	}
+	if x := s.MaxItems; x != nil {
+		put("maxItems", x)
+	}
+	if x := s.Items; x != nil {
+		put("items", x)
+	}
+	if x := s.Required; len(x) != 0 {
+		put("required", x)
+	}
+	if x := s.Properties; len(x) != 0 {
+		put("properties", x)
+	}
+	if x := s.MinProps; x != 0 {
+		put("minProperties", x)
+	}
+	if x := s.MaxProps; x != nil {
+		put("maxProperties", x)
+	}
+	if x := s.AdditionalProperties; x.Has != nil || x.Schema != nil {
+		put("additionalProperties", &x)
+	}
+	if x := s.Discriminator; x != nil {
+		put("discriminator", x)
+	}
+	if x := s.Const; x != nil {
+		put("const", x)
+	}
+	if x := s.Examples; len(x) != 0 {
+		put("examples", x)
+	}
+	if x := s.PrefixItems; len(x) != 0 {
+		put("prefixItems", x)
+	}
+	if x := s.Contains; x != nil {
+		put("contains", x)
+	}
+	if x := s.MinContains; x != nil {
+		put("minContains", x)
+	}
+	if x := s.MaxContains; x != nil {
+		put("maxContains", x)
+	}
+	if x := s.PatternProperties; len(x) != 0 {
+		put("patternProperties", x)
+	}
+	if x := s.DependentSchemas; len(x) != 0 {
+		put("dependentSchemas", x)
+	}
+	if x := s.PropertyNames; x != nil {
+		put("propertyNames", x)
+	}
+	if x := s.UnevaluatedItems; x.Has != nil || x.Schema != nil {
+		put("unevaluatedItems", &x)
+	}
+	if x := s.UnevaluatedProperties; x.Has != nil || x.Schema != nil {
+		put("unevaluatedProperties", &x)
+	}
+	if x := s.If; x != nil {
+		put("if", x)
+	}
+	if x := s.Then; x != nil {
+		put("then", x)
+	}
+	if x := s.Else; x != nil {
+		put("else", x)
+	}
+	if x := s.DependentRequired; len(x) != 0 {
+		dr := make(map[string]any, len(x))
+		for name, names := range x {
+			if names == nil {
+				dr[name] = nil
+			} else {
+				dr[name] = names
+			}
+		}
+		put("dependentRequired", dr)
+	}
+	if x := s.Defs; len(x) != 0 {
+		put("$defs", x)
+	}
+	if x := s.SchemaDialect; x != "" {
+		put("$schema", x)
+	}
+	if x := s.Comment; x != "" {
+		put("$comment", x)
+	}
+	if x := s.SchemaID; x != "" {
+		put("$id", x)
+	}
+	if x := s.Anchor; x != "" {
+		put("$anchor", x)
+	}
+	if x := s.DynamicRef; x != "" {
+		put("$dynamicRef", x)
+	}
+	if x := s.DynamicAnchor; x != "" {
+		put("$dynamicAnchor", x)
+	}
+	if x := s.ContentMediaType; x != "" {
+		put("contentMediaType", x)
+	}
+	if x := s.ContentEncoding; x != "" {
+		put("contentEncoding", x)
+	}
+	if x := s.ContentSchema; x != nil {
+		put("contentSchema", x)
+	}
+	if !ok {
+		return nil, false
+	}
+	return m, true
 }

@@ -114,3 +114,89 @@ func TestTreeStopsAtItsBounds(t *testing.T) {
 		t.Fatal("lists nested as deep as JSON reads gave no tree")
 	}
 }
+
+// TestSchemaTreeIsMarshalYAMLs: schemaTree gives, for a schema with each
+// field of openapi3.Schema set in turn (and all of them at once, inline
+// and behind a SchemaRef), the tree of Schema.MarshalYAML and the bytes of
+// the JSON encoding. A field this test has no value for fails it, so a
+// kin-openapi that adds one is caught here.
+func TestSchemaTreeIsMarshalYAMLs(t *testing.T) {
+	inner := &openapi3.SchemaRef{Value: &openapi3.Schema{Title: "inner", Type: &openapi3.Types{"string"}}}
+	samples := map[reflect.Type]any{
+		reflect.TypeFor[string]():                  "s: a\nb",
+		reflect.TypeFor[bool]():                    true,
+		reflect.TypeFor[uint64]():                  uint64(3),
+		reflect.TypeFor[*uint64]():                 ptr(uint64(0)),
+		reflect.TypeFor[*float64]():                ptr(-1.5),
+		reflect.TypeFor[*bool]():                   ptr(false),
+		reflect.TypeFor[any]():                     map[string]any{"k": []any{1, "two", nil}},
+		reflect.TypeFor[[]any]():                   []any{"a", 2.5, true},
+		reflect.TypeFor[[]string]():                []string{"r", "s"},
+		reflect.TypeFor[map[string]any]():          map[string]any{"x-one": 1, "x-two": map[string]any{"n": json.Number("12")}, "type": "shadowed"},
+		reflect.TypeFor[*openapi3.Types]():         &openapi3.Types{"string", "null"},
+		reflect.TypeFor[openapi3.SchemaRefs]():     openapi3.SchemaRefs{inner, {Ref: "#/components/schemas/A"}},
+		reflect.TypeFor[*openapi3.SchemaRef]():     inner,
+		reflect.TypeFor[openapi3.Schemas]():        openapi3.Schemas{"p": inner, "q": {Ref: "#/components/schemas/Q"}, "r": {}},
+		reflect.TypeFor[openapi3.ExclusiveBound](): openapi3.ExclusiveBound{Bool: ptr(true)},
+		reflect.TypeFor[openapi3.BoolSchema]():     openapi3.BoolSchema{Schema: inner},
+		reflect.TypeFor[*openapi3.XML]():           &openapi3.XML{Name: "x", Attribute: true},
+		reflect.TypeFor[*openapi3.ExternalDocs]():  &openapi3.ExternalDocs{URL: "https://example.com"},
+		reflect.TypeFor[*openapi3.Discriminator](): &openapi3.Discriminator{PropertyName: "kind"},
+		reflect.TypeFor[map[string][]string]():     map[string][]string{"a": {"b"}, "n": nil},
+	}
+	skip := map[string]bool{"Origin": true} // json:"-" and not in MarshalYAML
+	st := reflect.TypeFor[openapi3.Schema]()
+	all := &openapi3.Schema{}
+	cases := map[string]any{}
+	for i := range st.NumField() {
+		f := st.Field(i)
+		if !f.IsExported() || skip[f.Name] {
+			continue
+		}
+		sample, ok := samples[f.Type]
+		if !ok {
+			t.Fatalf("no sample for Schema.%s of type %s: give it one, and see that schemaTree writes it", f.Name, f.Type)
+		}
+		one := &openapi3.Schema{}
+		reflect.ValueOf(one).Elem().Field(i).Set(reflect.ValueOf(sample))
+		cases[f.Name] = one
+		if f.Name != "Always" { // Always replaces the whole schema
+			reflect.ValueOf(all).Elem().Field(i).Set(reflect.ValueOf(sample))
+		}
+	}
+	cases["all fields"] = all
+	cases["all fields, a value"] = *all
+	cases["all fields behind a SchemaRef"] = openapi3.SchemaRef{Value: all}
+	cases["a SchemaRef to nothing"] = &openapi3.SchemaRef{}
+	cases["in a map"] = map[string]any{"s": all, "refs": openapi3.SchemaRefs{{Value: all}}}
+	cases["a bad extension key"] = &openapi3.Schema{Extensions: map[string]any{"\xff": 1}}
+	cases["a bad value inside"] = &openapi3.Schema{Properties: openapi3.Schemas{"p": {Value: &openapi3.Schema{Description: "\xff"}}}}
+	for name, v := range cases {
+		got, gotOK := treeOf(reflect.ValueOf(v), level{})
+		direct = false
+		want, wantOK := treeOf(reflect.ValueOf(v), level{})
+		direct = true
+		if gotOK != wantOK || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: schemaTree gives %v %#v, MarshalYAML's tree %v %#v", name, gotOK, got, wantOK, want)
+			continue
+		}
+		if !gotOK {
+			continue
+		}
+		js, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantYAML, err := yamlout.FromJSON(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotYAML, err := yamlout.Encode(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(gotYAML, wantYAML) {
+			t.Errorf("%s:\n got %q\nwant %q", name, gotYAML, wantYAML)
+		}
+	}
+}

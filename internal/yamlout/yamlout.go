@@ -67,7 +67,11 @@ func typed(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			x[k] = typed(e)
+			if n, ok := e.(json.Number); ok { // else edited in place, if at all: no store
+				x[k] = Number(string(n))
+			} else {
+				typed(e)
+			}
 		}
 	case []any:
 		for i, e := range x {
