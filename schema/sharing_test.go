@@ -133,3 +133,27 @@ func sharingCases(t *testing.T) *model.Model {
 	}
 	return casesModel
 }
+
+// TestVariantsSpreadThroughReferences: a type without validate tags gets an
+// unvalidated variant when a type it refers to has one, however many
+// references down (testdata/chain: Top -> Mid -> Leaf), in both targets.
+func TestVariantsSpreadThroughReferences(t *testing.T) {
+	m, err := model.Load(model.Config{Dir: "..", Patterns: []string{"./schema/testdata/chain"}})
+	if err == nil && m.Diags.HasErrors() {
+		err = m.Diags
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []model.Target{model.TargetCRD, model.TargetOpenAPI} {
+		got := map[string]bool{}
+		for id := range Build(m, target).Unvalidated {
+			got[id.Name] = true
+		}
+		for _, name := range []string{"Leaf", "Mid", "Top"} {
+			if !got[name+UnvalidatedSuffix] {
+				t.Errorf("target %v: %s has no unvalidated variant (variants: %v)", target, name, got)
+			}
+		}
+	}
+}

@@ -53,21 +53,33 @@ func (s *Set) unvalidated(types []*model.Type, base map[*model.Type]apiext.JSONS
 		}
 		bare[t] = &sc
 	}
+	// A type's variant differs from its schema where its bare schema does
+	// (a shared one is its schema) or where it refers to a type whose
+	// variant differs: the references are read once, and "differs" spreads
+	// from each differing type to the types that refer to it.
 	differs := map[*model.Type]bool{}
+	var spread []*model.Type
+	referrers := map[*model.Type][]*model.Type{}
 	for t, sc := range bare {
-		differs[t] = !reflect.DeepEqual(*sc, s.Parser.Schemata[Ident(t)])
-	}
-	for changed := true; changed; {
-		changed = false
-		for t, sc := range bare {
-			if differs[t] {
-				continue
+		if !shared[t] && !reflect.DeepEqual(*sc, s.Parser.Schemata[Ident(t)]) {
+			differs[t] = true
+			spread = append(spread, t)
+			continue
+		}
+		refsIn(sc, func(ref string) {
+			if u := s.refType(ref, t); u != nil {
+				referrers[u] = append(referrers[u], t)
 			}
-			refsIn(sc, func(ref string) {
-				if u := s.refType(ref, t); u != nil && differs[u] && !differs[t] {
-					differs[t], changed = true, true
-				}
-			})
+		})
+	}
+	for len(spread) > 0 {
+		u := spread[len(spread)-1]
+		spread = spread[:len(spread)-1]
+		for _, t := range referrers[u] {
+			if !differs[t] {
+				differs[t] = true
+				spread = append(spread, t)
+			}
 		}
 	}
 	s.differs = differs
