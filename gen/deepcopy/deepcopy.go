@@ -19,7 +19,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	ctdeepcopy "sigs.k8s.io/controller-tools/pkg/deepcopy"
 	"sigs.k8s.io/controller-tools/pkg/genall"
@@ -180,25 +179,7 @@ func (m *memory) Open(pkg *loader.Package, name string) (io.WriteCloser, error) 
 // (format.Source), so a file that loses nothing and whose header was
 // replaced in place (formatted) is returned as it is: printing it again
 // gives the same bytes.
-//
-// A formatted file is first read line by line (methodLines): when no
-// method is to be dropped, its receivers are the list, and the file is not
-// parsed (at thousands of kinds the parse cost a tenth of the backend).
 func render(src []byte, formatted bool, pkg *loader.Package) ([]byte, map[string]bool, error) {
-	if formatted {
-		if methods, ok := methodLines(src); ok {
-			copied, drop := map[string]bool{}, false
-			for _, m := range methods {
-				drop = drop || pkg != nil && pkg.Types != nil && skipType(pkg, m.recv)
-				if m.name == "DeepCopyInto" {
-					copied[m.recv] = true
-				}
-			}
-			if !drop {
-				return src, copied, nil
-			}
-		}
-	}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, FileName, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -261,64 +242,4 @@ func skipType(pkg *loader.Package, name string) bool {
 		return true
 	}
 	return strings.HasPrefix(filepath.Base(pkg.Fset.Position(obj.Pos()).Filename), "zz_generated.")
-}
-
-type method struct{ recv, name string }
-
-// methodLines lists the methods of gofmt'd Go source by its lines: in
-// gofmt's output a top-level declaration, and only that, starts a line
-// with "func ", and a method's line reads "func (v *T) Name(" or
-// "func (v T) Name(". ok is false, and the caller parses, wherever that
-// reading could be wrong: a raw string or a block comment after the
-// package clause (a line inside either may start with "func "), a
-// receiver that is not a plain type name (type parameters), a line it
-// cannot read.
-func methodLines(src []byte) (methods []method, ok bool) {
-	s := string(src)
-	i := strings.Index(s, "\npackage ")
-	if strings.HasPrefix(s, "package ") {
-		i = 0
-	} else if i < 0 {
-		return nil, false
-	}
-	body := s[i:]
-	if strings.ContainsAny(body, "`") || strings.Contains(body, "/*") {
-		return nil, false
-	}
-	for line := range strings.Lines(body) {
-		if !strings.HasPrefix(line, "func ") {
-			continue
-		}
-		rest, isMethod := strings.CutPrefix(line, "func (")
-		if !isMethod {
-			continue // a function: no receiver
-		}
-		recv, rest, found := strings.Cut(rest, ") ")
-		if !found {
-			return nil, false
-		}
-		_, typ, found := strings.Cut(recv, " ")
-		if !found {
-			return nil, false
-		}
-		typ = strings.TrimPrefix(typ, "*")
-		name, _, found := strings.Cut(rest, "(")
-		if !found || !isIdent(typ) || !isIdent(name) {
-			return nil, false
-		}
-		methods = append(methods, method{recv: typ, name: name})
-	}
-	return methods, true
-}
-
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if !(r == '_' || unicode.IsLetter(r) || i > 0 && unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
 }
