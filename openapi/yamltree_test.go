@@ -2,11 +2,9 @@ package openapi_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
-	"github.com/modelgen/modelgen/internal/yamlout"
 	"github.com/modelgen/modelgen/model"
 	"github.com/modelgen/modelgen/openapi"
 )
@@ -27,19 +25,7 @@ func TestYAMLTreeIsTheJSONTree(t *testing.T) {
 			t.Errorf("%s: the document's tree fell back to JSON", c)
 			continue
 		}
-		js, err := json.Marshal(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := yamlout.FromJSON(js)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := yamlout.Encode(tree)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
+		if got, want := openapi.EncodeTree(t, tree), openapi.JSONYAML(t, doc); !bytes.Equal(got, want) {
 			t.Errorf("%s: the tree writes %d bytes, the JSON %d", c, len(got), len(want))
 		}
 	}
