@@ -119,7 +119,7 @@ func (t *GoType) Underlying() *GoType {
 
 // goTypes builds the GoType of every named type of the model.
 func goTypes(m *Model, msets *typeutil.MethodSetCache) {
-	c := goTypeConverter{named: map[string]*GoType{}, msets: msets}
+	c := goTypeConverter{named: map[string]*GoType{}, basic: map[*types.Basic]*GoType{}, composite: map[compositeKey]*GoType{}, msets: msets}
 	for _, pk := range m.Packages {
 		if pk.Loaded == nil || pk.Loaded.Types == nil {
 			continue
@@ -133,10 +133,34 @@ func goTypes(m *Model, msets *typeutil.MethodSetCache) {
 }
 
 // goTypeConverter turns go/types types into GoTypes, each named type once
-// (by its full name, so a recursive type ends at itself).
+// (by its full name, so a recursive type ends at itself). A basic type, and
+// a pointer, slice, array, map or channel of the same element, are one
+// GoType too: go/types makes one per occurrence, and a module of thousands
+// of kinds has hundreds of thousands of fields of type *string.
 type goTypeConverter struct {
-	named map[string]*GoType
-	msets *typeutil.MethodSetCache
+	named     map[string]*GoType
+	basic     map[*types.Basic]*GoType
+	composite map[compositeKey]*GoType
+	msets     *typeutil.MethodSetCache
+}
+
+// compositeKey names a pointer, slice, array, map or channel by its kind
+// and its parts, which are themselves one GoType each.
+type compositeKey struct {
+	kind      GoKind
+	elem, key *GoType
+	len       int64
+	dir       types.ChanDir
+}
+
+// composite1 is the one GoType of its key, made by mk the first time.
+func (c *goTypeConverter) composite1(k compositeKey, mk func() *GoType) *GoType {
+	if g, ok := c.composite[k]; ok {
+		return g
+	}
+	g := mk()
+	c.composite[k] = g
+	return g
 }
 
 func (c *goTypeConverter) of(t types.Type) *GoType {
@@ -146,17 +170,37 @@ func (c *goTypeConverter) of(t types.Type) *GoType {
 	case *types.Alias:
 		return c.alias(x)
 	case *types.Basic:
-		return &GoType{Kind: GoBasic, String: x.String(), Name: x.Name(), Basic: basicKind(x)}
+		if g, ok := c.basic[x]; ok {
+			return g
+		}
+		g := &GoType{Kind: GoBasic, String: x.String(), Name: x.Name(), Basic: basicKind(x)}
+		c.basic[x] = g
+		return g
 	case *types.Pointer:
-		return &GoType{Kind: GoPointer, String: x.String(), Elem: c.of(x.Elem())}
+		elem := c.of(x.Elem())
+		return c.composite1(compositeKey{kind: GoPointer, elem: elem}, func() *GoType {
+			return &GoType{Kind: GoPointer, String: x.String(), Elem: elem}
+		})
 	case *types.Slice:
-		return &GoType{Kind: GoSlice, String: x.String(), Elem: c.of(x.Elem())}
+		elem := c.of(x.Elem())
+		return c.composite1(compositeKey{kind: GoSlice, elem: elem}, func() *GoType {
+			return &GoType{Kind: GoSlice, String: x.String(), Elem: elem}
+		})
 	case *types.Array:
-		return &GoType{Kind: GoArray, String: x.String(), Elem: c.of(x.Elem()), Len: x.Len()}
+		elem := c.of(x.Elem())
+		return c.composite1(compositeKey{kind: GoArray, elem: elem, len: x.Len()}, func() *GoType {
+			return &GoType{Kind: GoArray, String: x.String(), Elem: elem, Len: x.Len()}
+		})
 	case *types.Map:
-		return &GoType{Kind: GoMap, String: x.String(), Key: c.of(x.Key()), Elem: c.of(x.Elem())}
+		key, elem := c.of(x.Key()), c.of(x.Elem())
+		return c.composite1(compositeKey{kind: GoMap, key: key, elem: elem}, func() *GoType {
+			return &GoType{Kind: GoMap, String: x.String(), Key: key, Elem: elem}
+		})
 	case *types.Chan:
-		return &GoType{Kind: GoChan, String: x.String(), Elem: c.of(x.Elem())}
+		elem := c.of(x.Elem())
+		return c.composite1(compositeKey{kind: GoChan, elem: elem, dir: x.Dir()}, func() *GoType {
+			return &GoType{Kind: GoChan, String: x.String(), Elem: elem}
+		})
 	case *types.Signature:
 		return &GoType{Kind: GoFunc, String: x.String()}
 	case *types.Interface:

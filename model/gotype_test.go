@@ -18,13 +18,15 @@ func TestGoTypes(t *testing.T) {
 	if m.Diags.HasErrors() || len(m.Packages) != 1 {
 		t.Fatalf("loading: %v", m.Diags)
 	}
-	var holder, node *model.Type
+	var holder, node, twice *model.Type
 	for _, ty := range m.Packages[0].Types {
 		switch ty.Name {
 		case "Holder":
 			holder = ty
 		case "Node":
 			node = ty
+		case "Twice":
+			twice = ty
 		}
 	}
 	if holder == nil || holder.Go == nil || holder.Go.Kind != model.GoNamed || holder.Go.Under.Kind != model.GoStruct {
@@ -86,6 +88,47 @@ func TestGoTypes(t *testing.T) {
 	if fields["Tree"].Type != node.Go {
 		t.Error("a named type has one GoType wherever it is used")
 	}
+	if twice == nil || twice.Go == nil {
+		t.Fatal("no Twice")
+	}
+	again := map[string]*model.GoType{}
+	for _, f := range twice.Go.Under.Fields {
+		again[f.Name] = f.Type
+	}
+	if again["Name"] != fields["Name"].Type || again["Ptr"] != fields["Ptr"].Type || again["Times"] != again["Strs"] {
+		t.Error("a basic type, and a pointer or slice of the same element, is one GoType wherever it is used")
+	}
+	if again["Bytes"] == again["Octets"] || again["Bytes"].String != "[]byte" || again["Octets"].String != "[]uint8" {
+		t.Errorf("[]byte and []uint8 keep their spellings: %q, %q", again["Bytes"].String, again["Octets"].String)
+	}
+}
+
+// TestTagsFirstKey: of a key a struct tag gives twice, the first counts, as
+// reflect.StructTag.Get (encoding/json, controller-gen) reads it; the keys
+// keep the tag's order.
+func TestTagsFirstKey(t *testing.T) {
+	m, err := model.Load(model.Config{Dir: "testdata", Patterns: []string{"./gotypes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ty := range m.Packages[0].Types {
+		if ty.Name != "Twice" {
+			continue
+		}
+		f := ty.Fields[0]
+		var keys []string
+		for _, tag := range f.Tags {
+			keys = append(keys, tag.Key)
+		}
+		if f.JSONName != "name" || join(keys) != "json validate" {
+			t.Errorf("Twice.Name: json name %q, tag keys %q; want name, json validate", f.JSONName, join(keys))
+		}
+		if v, ok := f.Tags.Get("validate"); !ok || v.Value != "required" || v.Pos.Col == 0 {
+			t.Errorf("validate tag %+v", v)
+		}
+		return
+	}
+	t.Fatal("no Twice")
 }
 
 func join(s []string) string {

@@ -16,7 +16,7 @@ import (
 // k8s' ",inline" option means nothing to encoding/json: on an embedded
 // struct it agrees with the empty name, elsewhere jsonOptions refuses it.
 func jsonName(f *Field, promotes bool) (name string, inline, omitEmpty, omitZero, skip bool) {
-	tag, ok := f.Tags["json"]
+	tag, ok := f.Tags.Get("json")
 	if ok && tag.Value == "-" {
 		return "", false, false, false, true
 	}
@@ -58,7 +58,7 @@ func promoted(t types.Type) bool {
 // Any holds its value in a field tagged `json:",inline"`; controller-gen takes
 // its schema from the markers of the fields that use it).
 func (b *builder) jsonOptions(t *Type, f *Field, gt types.Type) {
-	tag, ok := f.Tags["json"]
+	tag, ok := f.Tags.Get("json")
 	if !ok || ownJSON(t) {
 		return
 	}

@@ -10,8 +10,8 @@ import (
 )
 
 // tags parses a field's struct tag, keeping the position of each value.
-func (b *builder) tags(p *loader.Package, raw *ast.Field) map[string]Tag {
-	out := map[string]Tag{}
+func (b *builder) tags(p *loader.Package, raw *ast.Field) Tags {
+	var out Tags
 	if raw.Tag == nil {
 		return out
 	}
@@ -50,8 +50,18 @@ func (b *builder) tags(p *loader.Package, raw *ast.Field) map[string]Tag {
 		}
 		pos := base
 		pos.Col += j + 2
-		out[key] = Tag{Value: val, Pos: pos, Set: true}
+		out = out.set(Tag{Key: key, Value: val, Pos: pos, Set: true})
 		i = k + 1
 	}
 	return out
+}
+
+// set adds a tag whose key the field has no tag for yet: of a key given
+// twice the first counts, as reflect.StructTag.Get (and so encoding/json and
+// controller-gen) reads it.
+func (ts Tags) set(t Tag) Tags {
+	if _, ok := ts.Get(t.Key); ok {
+		return ts
+	}
+	return append(ts, t)
 }

@@ -154,7 +154,7 @@ func (b *builder) field(t *Type, p *loader.Package, fi *markers.FieldInfo, index
 			}
 		}
 		if !ast.IsExported(fi.Name) {
-			if tag, ok := f.Tags["json"]; ok && tag.Value != "-" {
+			if tag, ok := f.Tags.Get("json"); ok && tag.Value != "-" {
 				b.m.Diags.Warnf(tag.Pos, "json: %s.%s is unexported: encoding/json ignores it and its json tag, and so does the schema", t.Name, f.GoName)
 			}
 			return
@@ -162,10 +162,11 @@ func (b *builder) field(t *Type, p *loader.Package, fi *markers.FieldInfo, index
 	}
 	f.JSONName, f.Inline, f.OmitEmpty, f.OmitZero, f.Skip = jsonName(f, promoted(gt))
 	f.Type, f.Source = b.ref(p, gt), types.ExprString(raw.Type)
-	f.StateTag, f.AccessTag = f.Tags["state"], f.Tags["access"]
+	f.StateTag, _ = f.Tags.Get("state")
+	f.AccessTag, _ = f.Tags.Get("access")
 	t.Fields = append(t.Fields, f)
 	b.jsonOptions(t, f, gt)
-	if v, ok := f.Tags["validate"]; ok {
+	if v, ok := f.Tags.Get("validate"); ok {
 		b.pendingValidate = append(b.pendingValidate, pending{t, f, v})
 	}
 }

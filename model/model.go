@@ -163,12 +163,29 @@ type Field struct {
 	// Access is the field's resolved access rule, nil when its package is
 	// not governed.
 	Access *FieldAccess
-	// Tags are all struct tag keys and values.
-	Tags map[string]Tag
+	// Tags are all struct tag keys and values, in the tag's order.
+	Tags Tags
+}
+
+// Tags are a field's struct tags, one per key in the tag's order (of a key
+// given twice, the first, as reflect.StructTag.Get reads it). A slice: a
+// field has a few, and a map of them cost every field of a large module
+// hundreds of bytes.
+type Tags []Tag
+
+// Get is the tag with the key, and whether the field has it.
+func (ts Tags) Get(key string) (Tag, bool) {
+	for _, t := range ts {
+		if t.Key == key {
+			return t, true
+		}
+	}
+	return Tag{}, false
 }
 
 // Tag is one struct tag value with the position of its first character.
 type Tag struct {
+	Key   string
 	Value string
 	Pos   Pos
 	Set   bool

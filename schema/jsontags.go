@@ -58,16 +58,16 @@ func canonicalTag(f *model.Field) reflect.StructTag {
 	if !f.Skip && f.OmitZero {
 		json += ",omitzero"
 	}
-	keys := make([]string, 0, len(f.Tags))
-	for k := range f.Tags {
-		if k != "json" {
-			keys = append(keys, k)
+	tags := make(model.Tags, 0, len(f.Tags))
+	for _, t := range f.Tags {
+		if t.Key != "json" {
+			tags = append(tags, t)
 		}
 	}
-	sort.Strings(keys)
+	sort.Slice(tags, func(i, j int) bool { return tags[i].Key < tags[j].Key })
 	parts := []string{"json:" + strconv.Quote(json)}
-	for _, k := range keys {
-		parts = append(parts, k+":"+strconv.Quote(f.Tags[k].Value))
+	for _, t := range tags {
+		parts = append(parts, t.Key+":"+strconv.Quote(t.Value))
 	}
 	return reflect.StructTag(strings.Join(parts, " "))
 }

@@ -49,3 +49,15 @@ type Node struct {
 type Box[T any] struct {
 	Item T `json:"item"`
 }
+
+// Twice uses the types Holder uses, so each is one GoType, and names a
+// json key twice, which encoding/json reads the first of.
+// +modelgen:model
+type Twice struct {
+	Name   string   `json:"name" validate:"required" json:"second"`
+	Ptr    *Value   `json:"ptr,omitempty"`
+	Bytes  []byte   `json:"bytes"`
+	Octets []uint8  `json:"octets"`
+	Times  []string `json:"times"`
+	Strs   []string `json:"strs"`
+}
