@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelgen/modelgen/internal/gosyntax"
 	"github.com/modelgen/modelgen/model"
@@ -190,6 +191,7 @@ func (k *Check) finish(c *sourceCheck, starts []*packages.Package, generated map
 		return c
 	}
 	c.run(starts)
+	c.unparsed()
 	k.exported, k.sourced = c.exported, c.sourced
 	return c
 }
@@ -224,8 +226,12 @@ type sourceCheck struct {
 	fset *token.FileSet
 	// generated are this run's Go files; fresh tells them from files on disk.
 	generated map[string][]byte
-	// syntax holds the generated files parsed, by directory.
-	syntax map[string][]*ast.File
+	// syntax holds the generated files' imports, by directory, and
+	// generatedIn their paths (those whose imports parse), in order;
+	// parsedDir the directories whose files a check has parsed whole.
+	syntax      map[string][]*ast.File
+	generatedIn map[string][]string
+	parsedDir   map[string]bool
 	// full are the packages (by nodeKey) checked with their function
 	// bodies and the generated files in place; their errors are reported.
 	full map[string]bool
@@ -276,6 +282,9 @@ type checkNode struct {
 	deps                []*checkNode
 	done                chan struct{}
 	types               *types.Package
+	// importers counts the scheduled checks that import the package and
+	// have not finished.
+	importers atomic.Int32
 	// export is the file of the package's export data in the build cache
 	// ("": check it from source); fromExport: it and every package below
 	// it are read from export data.
@@ -291,7 +300,7 @@ type checkNode struct {
 }
 
 func newSourceCheck(fset *token.FileSet, pre *Exports) *sourceCheck {
-	return &sourceCheck{fset: fset, pre: pre, syntax: map[string][]*ast.File{}, full: map[string]bool{},
+	return &sourceCheck{fset: fset, pre: pre, syntax: map[string][]*ast.File{}, generatedIn: map[string][]string{}, parsedDir: map[string]bool{}, full: map[string]bool{},
 		extra: map[string]map[string]*packages.Package{}, importErr: map[string]string{}, nodes: map[string]*checkNode{},
 		scanned: map[string]bool{}, listed: map[string]bool{}}
 }
@@ -311,19 +320,59 @@ func loadedDir(p *packages.Package) string {
 	return ""
 }
 
-// parseGenerated parses this run's Go files; one that does not parse is an
-// error and is left out of the check.
+// parseGenerated reads the imports of this run's Go files, by directory;
+// each file is parsed whole when its package is checked (generatedSyntax),
+// and its syntax let go after that check: at thousands of kinds the
+// generated code's syntax trees are the largest part of the check's
+// memory. A file whose imports do not parse is an error and is left out.
 func (c *sourceCheck) parseGenerated() {
 	for _, path := range slices.Sorted(maps.Keys(c.generated)) {
 		if !strings.HasSuffix(path, ".go") {
 			continue
 		}
-		f, err := parser.ParseFile(c.fset, path, c.generated[path], parser.SkipObjectResolution|parser.AllErrors)
+		f, err := parser.ParseFile(token.NewFileSet(), path, c.generated[path], parser.ImportsOnly|parser.SkipObjectResolution|parser.AllErrors)
 		if err != nil {
+			// all its errors, as the whole file's parse finds them
+			if _, all := parser.ParseFile(token.NewFileSet(), path, c.generated[path], parser.SkipObjectResolution|parser.AllErrors); all != nil {
+				err = all
+			}
 			c.syntaxErrors(err, "the generated code does not compile: ")
 			continue
 		}
-		c.syntax[filepath.Dir(path)] = append(c.syntax[filepath.Dir(path)], f)
+		dir := filepath.Dir(path)
+		c.syntax[dir] = append(c.syntax[dir], f)
+		c.generatedIn[dir] = append(c.generatedIn[dir], path)
+	}
+}
+
+// generatedSyntax parses the generated files of a directory whole; one
+// that does not parse is an error (reported once, if two checks read the
+// directory) and is left out of the check.
+func (c *sourceCheck) generatedSyntax(dir string) []*ast.File {
+	c.mu.Lock()
+	paths, first := c.generatedIn[dir], !c.parsedDir[dir]
+	c.parsedDir[dir] = true
+	c.mu.Unlock()
+	var out []*ast.File
+	for _, path := range paths {
+		f, err := parser.ParseFile(c.fset, path, c.generated[path], parser.SkipObjectResolution|parser.AllErrors)
+		if err != nil {
+			if first {
+				c.syntaxErrors(err, "the generated code does not compile: ")
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// unparsed reports the syntax errors of the generated files no check read.
+func (c *sourceCheck) unparsed() {
+	for _, dir := range slices.Sorted(maps.Keys(c.generatedIn)) {
+		if !c.parsedDir[dir] {
+			c.generatedSyntax(dir)
+		}
 	}
 }
 
@@ -574,11 +623,18 @@ func (c *sourceCheck) schedule() {
 			}
 		}
 	}
+	var start []*checkNode
 	for _, n := range c.order {
 		if n.scheduled || n.deferred {
 			continue
 		}
 		n.scheduled = true
+		start = append(start, n)
+		for _, d := range n.deps {
+			d.importers.Add(1)
+		}
+	}
+	for _, n := range start {
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
@@ -589,7 +645,22 @@ func (c *sourceCheck) schedule() {
 			c.limit <- struct{}{}
 			defer func() { <-c.limit }()
 			c.check(n)
+			c.release(n)
+			for _, d := range n.deps {
+				if d.importers.Add(-1) == 0 {
+					c.release(d)
+				}
+			}
 		}()
+	}
+}
+
+// release lets go of a package checked with its function bodies once
+// nothing left to check imports it: its types hold every local scope of
+// its (generated) code, the largest part of the check's memory.
+func (c *sourceCheck) release(n *checkNode) {
+	if n.full && n.importers.Load() == 0 {
+		n.types = nil
 	}
 }
 
@@ -733,7 +804,7 @@ func (c *sourceCheck) files(n *checkNode) []*ast.File {
 		}
 	}
 	if n.full {
-		out = append(out, c.syntax[loadedDir(p)]...)
+		out = append(out, c.generatedSyntax(loadedDir(p))...)
 	}
 	return out
 }

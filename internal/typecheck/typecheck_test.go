@@ -364,3 +364,45 @@ func TestStartCoversRootsThatMayGetGeneratedFiles(t *testing.T) {
 		t.Fatalf("want no diagnostics, got %v", diags)
 	}
 }
+
+// TestGeneratedCodeAcrossPackages: a package's generated code that calls
+// what another package's generated code declares compiles, whichever of the
+// two is checked first (a checked package is let go of only once nothing
+// left to check imports it); a generated file that does not parse reports
+// every error once, also in a directory no check reads.
+func TestGeneratedCodeAcrossPackages(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(dir, "go.mod"), "module example.com/two\n\ngo 1.26.0\n")
+	testkit.WriteFile(t, filepath.Join(dir, "a", "types.go"), "package a\n\n// Widget is a domain type.\n// +modelgen:model\ntype Widget struct {\n\tName string `json:\"name\"`\n}\n")
+	testkit.WriteFile(t, filepath.Join(dir, "b", "types.go"), "package b\n\nimport \"example.com/two/a\"\n\n// Gadget is a domain type.\n// +modelgen:model\ntype Gadget struct {\n\tPart a.Widget `json:\"part\"`\n}\n")
+	m, err := model.Load(model.Config{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil || m.Diags.HasErrors() {
+		t.Fatal(err, m.Diags)
+	}
+	gen := map[string][]byte{
+		filepath.Join(dir, "a", "zz_generated.size.go"): []byte("package a\n\nfunc (w *Widget) Size() int { return len(w.Name) }\n"),
+		filepath.Join(dir, "b", "zz_generated.size.go"): []byte("package b\n\nfunc (g *Gadget) Size() int { return g.Part.Size() }\n"),
+	}
+	if diags := typecheck.Start(m).Compile(gen); len(diags) != 0 {
+		t.Fatalf("want no diagnostics, got %v", diags)
+	}
+	broken := filepath.Join(dir, "b", "zz_generated.size.go")
+	gen[broken] = []byte("package b\n\nfunc (g *Gadget) Size() int { return g.Part.Size( }\n\nfunc (g *Gadget) Twice() int { return ) }\n")
+	elsewhere := filepath.Join(dir, "c", "zz_generated.size.go")
+	gen[elsewhere] = []byte("package c\n\nvar = 1\n")
+	diags := typecheck.Start(m).Compile(gen)
+	lines := map[string][]int{}
+	seen := map[string]bool{}
+	for _, d := range diags {
+		if strings.HasPrefix(d.Msg, "the generated code does not compile: ") {
+			lines[d.Pos.File] = append(lines[d.Pos.File], d.Pos.Line)
+		}
+		if seen[d.Pos.String()+d.Msg] {
+			t.Errorf("reported twice: %v", d)
+		}
+		seen[d.Pos.String()+d.Msg] = true
+	}
+	if !slices.Equal(lines[broken], []int{3, 5}) || len(lines[elsewhere]) == 0 {
+		t.Errorf("want the syntax errors at b's lines 3 and 5 and c's, got %v", diags)
+	}
+}
