@@ -482,9 +482,22 @@ func moduleFile(f gen.File, replayers map[string]bool) bool {
 
 // dedupOutputs sorts outputs and drops repeats.
 func dedupOutputs(outs []gen.Output) []gen.Output {
-	outs = slices.Clone(outs)
-	sort.Slice(outs, func(i, j int) bool { return outs[i].String() < outs[j].String() })
-	return slices.Compact(outs)
+	// each output's key made once: made in the comparison, it was a tenth
+	// of an incremental run's time at 1000 kinds
+	type keyed struct {
+		key string
+		out gen.Output
+	}
+	ks := make([]keyed, len(outs))
+	for i, o := range outs {
+		ks[i] = keyed{o.String(), o}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	sorted := make([]gen.Output, len(ks))
+	for i, k := range ks {
+		sorted[i] = k.out
+	}
+	return slices.Compact(sorted)
 }
 
 // Counts are what a run's summary counts: types, their fields, and the
